@@ -1,0 +1,239 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
+import type { User, Workspace } from '../../contract/accounts.js';
+import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
+import { usernameFromToken } from './token.js';
+
+/** Auth state of spec/platform.md section 3 and its transitions (section 4). */
+export interface AuthState {
+  workspace: Workspace | null;
+  workspacePending: boolean;
+  workspaceNotFound: boolean;
+  token: string | null;
+  tokenPending: boolean;
+  username: string | null;
+  user: User | null;
+  error: boolean;
+  /** The network is unreachable; what was seen last is shown. */
+  offline: boolean;
+}
+
+type Action =
+  | { type: 'workspace'; workspace: Workspace }
+  | { type: 'workspace-not-found' }
+  | { type: 'offline'; workspace: Workspace | null; username: string | null; user: User | null }
+  | { type: 'token'; token: string }
+  | { type: 'token-failed'; error: boolean }
+  | { type: 'user'; user: User }
+  | { type: 'logged-out' };
+
+export const initialAuthState: AuthState = {
+  workspace: null,
+  workspacePending: true,
+  workspaceNotFound: false,
+  token: null,
+  tokenPending: true,
+  username: null,
+  user: null,
+  error: false,
+  offline: false,
+};
+
+export function authReducer(state: AuthState, action: Action): AuthState {
+  switch (action.type) {
+    case 'workspace':
+      return {
+        ...state,
+        workspace: action.workspace,
+        workspacePending: false,
+        workspaceNotFound: false,
+        offline: false,
+      };
+    case 'workspace-not-found':
+      return { ...state, workspace: null, workspacePending: false, workspaceNotFound: true, tokenPending: false };
+    case 'offline':
+      return {
+        ...state,
+        workspace: action.workspace,
+        workspacePending: false,
+        tokenPending: false,
+        username: action.username,
+        user: action.user,
+        offline: true,
+      };
+    case 'token':
+      return {
+        ...state,
+        token: action.token,
+        username: usernameFromToken(action.token),
+        tokenPending: false,
+        error: false,
+      };
+    case 'token-failed':
+      return { ...state, token: null, tokenPending: false, error: action.error, user: null };
+    case 'user':
+      return { ...state, user: action.user };
+    case 'logged-out':
+      return { ...state, token: null, username: null, user: null, tokenPending: false };
+  }
+}
+
+export interface Auth {
+  state: AuthState;
+  api: ApiClient;
+  /** The workspace label of this host. */
+  domain: string;
+  login(email: string, password: string): Promise<void>;
+  logout(): Promise<void>;
+  reloadUser(): Promise<void>;
+}
+
+const AuthContext = createContext<Auth | null>(null);
+
+const LAST_SEEN_KEY = 'beacon.last-seen';
+
+interface LastSeen {
+  workspace: Workspace;
+  username: string | null;
+  user: User | null;
+}
+
+function readLastSeen(domain: string): LastSeen | null {
+  try {
+    const value = localStorage.getItem(`${LAST_SEEN_KEY}.${domain}`);
+    return value ? (JSON.parse(value) as LastSeen) : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeLastSeen(domain: string, seen: LastSeen | null): void {
+  try {
+    if (seen) localStorage.setItem(`${LAST_SEEN_KEY}.${domain}`, JSON.stringify(seen));
+    else localStorage.removeItem(`${LAST_SEEN_KEY}.${domain}`);
+  } catch {
+    // Private mode: nothing is remembered.
+  }
+}
+
+/** A network failure (fetch rejects), as opposed to an answer from the server. */
+function isNetworkError(error: unknown): boolean {
+  return error instanceof TypeError;
+}
+
+export function AuthProvider({ domain, children }: { domain: string; children: ReactNode }) {
+  const [state, dispatch] = useReducer(authReducer, initialAuthState);
+  const tokenRef = useRef<string | null>(null);
+  tokenRef.current = state.token;
+  const refreshing = useRef<Promise<string | null> | null>(null);
+
+  const requestToken = useCallback(async (): Promise<string | null> => {
+    const response = await fetch('/api/token', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'session', workspace: domain }),
+    });
+    if (!response.ok) return null;
+    return ((await response.json()) as { access_token: string }).access_token;
+  }, [domain]);
+
+  const api = useMemo(
+    () =>
+      createApiClient({
+        getToken: () => tokenRef.current,
+        // Concurrent 401s share one refresh.
+        refreshToken: () =>
+          (refreshing.current ??= requestToken()
+            .then((token) => {
+              tokenRef.current = token;
+              dispatch(token ? { type: 'token', token } : { type: 'token-failed', error: false });
+              return token;
+            })
+            .finally(() => {
+              refreshing.current = null;
+            })),
+      }),
+    [requestToken],
+  );
+
+  const loadUser = useCallback(
+    async (token: string, workspace: Workspace) => {
+      const username = usernameFromToken(token);
+      if (!username) return;
+      const user = await api.get<User>(`/users/${encodeURIComponent(username)}`);
+      dispatch({ type: 'user', user });
+      writeLastSeen(domain, { workspace, username, user });
+    },
+    [api, domain],
+  );
+
+  const acceptToken = useCallback(
+    async (token: string, workspace: Workspace) => {
+      tokenRef.current = token;
+      dispatch({ type: 'token', token });
+      await loadUser(token, workspace).catch(() => undefined);
+    },
+    [loadUser],
+  );
+
+  // Start: request the workspace, then a token from the session cookie.
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      let workspace: Workspace;
+      try {
+        workspace = await api.get<Workspace>('/workspace');
+      } catch (error) {
+        if (cancelled) return;
+        const seen = readLastSeen(domain);
+        if (isNetworkError(error) && seen)
+          dispatch({ type: 'offline', workspace: seen.workspace, username: seen.username, user: seen.user });
+        else dispatch({ type: 'workspace-not-found' });
+        return;
+      }
+      if (cancelled) return;
+      dispatch({ type: 'workspace', workspace });
+      const token = await requestToken().catch(() => null);
+      if (cancelled) return;
+      if (token) await acceptToken(token, workspace);
+      else dispatch({ type: 'token-failed', error: false });
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [api, domain, requestToken, acceptToken]);
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      await api.request('POST', '/session', { body: { workspace: domain, login: email, password }, retryOn401: false });
+      const token = await requestToken();
+      if (!token) throw new ApiError(401, { message: 'Login/password did not match' });
+      const workspace = state.workspace ?? (await api.get<Workspace>('/workspace'));
+      await acceptToken(token, workspace);
+    },
+    [api, domain, requestToken, acceptToken, state.workspace],
+  );
+
+  const logout = useCallback(async () => {
+    await api.request('DELETE', '/session', { body: { workspace: domain }, retryOn401: false }).catch(() => undefined);
+    tokenRef.current = null;
+    writeLastSeen(domain, null);
+    dispatch({ type: 'logged-out' });
+  }, [api, domain]);
+
+  const reloadUser = useCallback(async () => {
+    if (state.token && state.workspace) await loadUser(state.token, state.workspace);
+  }, [loadUser, state.token, state.workspace]);
+
+  const value = useMemo<Auth>(
+    () => ({ state, api, domain, login, logout, reloadUser }),
+    [state, api, domain, login, logout, reloadUser],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): Auth {
+  const auth = useContext(AuthContext);
+  if (!auth) throw new Error('useAuth outside AuthProvider');
+  return auth;
+}

@@ -1,0 +1,81 @@
+import { Button } from 'primereact/button';
+import { InputText } from 'primereact/inputtext';
+import { Message } from 'primereact/message';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { isEmail, isRequired, messages } from '../../domain/validators.js';
+import { AUTH_REDIRECT_KEY } from '../routing/guard.js';
+import { useAuth } from './auth-context.js';
+import { AuthCard } from './auth-card.js';
+
+/** Takes (and clears) the path saved before the login redirect. */
+function takeRedirect(): string {
+  const target = localStorage.getItem(AUTH_REDIRECT_KEY);
+  localStorage.removeItem(AUTH_REDIRECT_KEY);
+  return target && target.startsWith('/') && !target.startsWith('//') ? target : '/';
+}
+
+export default function LoginScreen() {
+  const { state, login } = useAuth();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState(false);
+
+  useEffect(() => {
+    if (state.token) navigate(takeRedirect(), { replace: true });
+  }, [state.token, navigate]);
+
+  const valid = isRequired(email) && isEmail(email.trim()) && isRequired(password);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!valid || submitting) return;
+    setSubmitting(true);
+    setError(false);
+    try {
+      await login(email.trim(), password);
+    } catch {
+      setError(true);
+      setSubmitting(false);
+    }
+  }
+
+  const change = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setError(false);
+  };
+
+  return (
+    <AuthCard title={state.workspace ? `Log in to ${state.workspace.name}` : 'Log in'}>
+      <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
+        {error && <Message severity="error" text={messages.loginFailed} className="w-full justify-content-start" />}
+        <div className="flex flex-column gap-1">
+          <label htmlFor="login-email">Email</label>
+          <InputText
+            id="login-email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => change(setEmail)(e.target.value)}
+          />
+        </div>
+        <div className="flex flex-column gap-1">
+          <label htmlFor="login-password">Password</label>
+          <InputText
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => change(setPassword)(e.target.value)}
+          />
+        </div>
+        <Button type="submit" label="Log In" disabled={!valid || submitting} loading={submitting} />
+        <Link to="/forgot-password" className="text-center">
+          Forgot password?
+        </Link>
+      </form>
+    </AuthCard>
+  );
+}

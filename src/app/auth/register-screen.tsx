@@ -1,0 +1,262 @@
+import { Button } from 'primereact/button';
+import { Message } from 'primereact/message';
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import type { z } from 'zod';
+import type { betaChecked, registerWorkspace, workspaceRegistered } from '../../contract/accounts.js';
+import {
+  DOMAIN_MIN_LENGTH,
+  isBetaCode,
+  isDomain,
+  isEmail,
+  isHandle,
+  isRequired,
+  isReservedDomain,
+  isStrongPassword,
+  messages,
+} from '../../domain/validators.js';
+import { ApiError, createApiClient } from '../api/client.js';
+import { errorMessage, handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
+import { readAppConfig, workspaceOrigin } from '../config.js';
+import { AuthCard } from './auth-card.js';
+
+type BetaChecked = z.infer<typeof betaChecked>;
+type Registered = z.infer<typeof workspaceRegistered>;
+
+// Also shown on the root host, where there is no AuthProvider: calls go out without a token.
+const api = createApiClient({ getToken: () => null, refreshToken: async () => null });
+
+const SERVER_ERROR = 'Server Error';
+const EMAIL_HINT = 'Use the email your beta key was sent to.';
+// The server's texts for a domain that is long enough but still not allowed.
+const DOMAIN_NOT_VALID = 'Domain can only contain lowercase letters, digits and dashes';
+const DOMAIN_RESERVED = 'This domain is reserved';
+
+export interface RegisterScreenProps {
+  /** Where the browser goes once the workspace exists (tests pass their own). */
+  onRegistered?: (url: string) => void;
+}
+
+/** Registration (spec "Register (two steps)"): check the beta key, then create the workspace and its owner. */
+export default function RegisterScreen({ onRegistered = (url) => window.location.assign(url) }: RegisterScreenProps) {
+  const [params] = useSearchParams();
+  const [checked, setChecked] = useState<BetaChecked | null>(null);
+  return checked ? (
+    <CreateWorkspaceStep checked={checked} onRegistered={onRegistered} />
+  ) : (
+    <BetaKeyStep initialCode={params.get('beta_code') ?? ''} onChecked={setChecked} />
+  );
+}
+
+function BetaKeyStep({ initialCode, onChecked }: { initialCode: string; onChecked(checked: BetaChecked): void }) {
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState(initialCode);
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const form = useShownErrors({
+    email: !isRequired(email) ? messages.required : !isEmail(email.trim()) ? messages.invalidEmail : null,
+    code: isRequired(code) ? null : messages.required,
+  });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    form.attempt();
+    if (!form.valid || submitting) return;
+    setSubmitting(true);
+    setError(null);
+    try {
+      // Success keeps submitting on: this step is replaced by the next one.
+      onChecked(await api.send<BetaChecked>('POST', '/register', { beta_key: code.trim(), email: email.trim() }));
+    } catch (failure) {
+      setError(errorMessage(failure, SERVER_ERROR));
+      setSubmitting(false);
+    }
+  }
+
+  const change = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setError(null);
+  };
+
+  return (
+    <AuthCard title="Register" subtitle="Enter your email and the beta code you received.">
+      <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
+        {error && <Message severity="error" text={error} className="w-full justify-content-start" />}
+        <TextField
+          id="register-email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={change(setEmail)}
+          onBlur={() => form.touch('email')}
+          error={form.shown('email')}
+        />
+        <TextField
+          id="register-beta-code"
+          label="Beta Code"
+          autoComplete="off"
+          value={code}
+          onChange={change(setCode)}
+          onBlur={() => form.touch('code')}
+          error={form.shown('code')}
+        />
+        <Button type="submit" label="Continue" disabled={!form.valid || submitting} loading={submitting} />
+      </form>
+    </AuthCard>
+  );
+}
+
+function domainError(domain: string): string | null {
+  if (!isRequired(domain)) return messages.required;
+  if (domain.length < DOMAIN_MIN_LENGTH) return messages.domainTooShort;
+  if (!isDomain(domain)) return DOMAIN_NOT_VALID;
+  return isReservedDomain(domain) ? DOMAIN_RESERVED : null;
+}
+
+function CreateWorkspaceStep({ checked, onRegistered }: { checked: BetaChecked; onRegistered(url: string): void }) {
+  const config = readAppConfig();
+  const [email, setEmail] = useState(checked.email);
+  const [name, setName] = useState('');
+  const handle = useSlugField(name, handleTyping);
+  const [password, setPassword] = useState('');
+  const [workspaceName, setWorkspaceName] = useState('');
+  const domain = useSlugField(workspaceName, handleTyping);
+  const [betaCode, setBetaCode] = useState(checked.beta_key);
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const form = useShownErrors({
+    email: !isRequired(email) ? messages.required : !isEmail(email.trim()) ? messages.emailNotValid : null,
+    name: isRequired(name) ? null : messages.required,
+    handle: !isRequired(handle.value) ? messages.required : !isHandle(handle.value) ? messages.handleNotValid : null,
+    password: !isRequired(password)
+      ? messages.required
+      : !isStrongPassword(password)
+        ? messages.passwordNotStrongLong
+        : null,
+    workspaceName: isRequired(workspaceName) ? null : messages.required,
+    domain: domainError(domain.value),
+    betaCode: !isRequired(betaCode)
+      ? messages.required
+      : !isBetaCode(betaCode.trim())
+        ? messages.invalidBetaCode
+        : null,
+  });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    form.attempt();
+    if (!form.valid || submitting) return;
+    setSubmitting(true);
+    setError(null);
+    const body: z.input<typeof registerWorkspace> = {
+      beta_key: betaCode.trim(),
+      owner: { email: email.trim(), name: name.trim(), handle: handle.value, password },
+      workspace: { name: workspaceName.trim(), domain: domain.value },
+    };
+    try {
+      const registered = await api.send<Registered>('POST', '/registration/register-workspace', body);
+      // Submitting stays on while the browser leaves for the new workspace.
+      onRegistered(`${workspaceOrigin(registered.domain, config)}/login`);
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.firstError() : SERVER_ERROR);
+      setSubmitting(false);
+    }
+  }
+
+  // Any edit clears the server's error: the next attempt gets a fresh answer.
+  const change = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setError(null);
+  };
+
+  return (
+    <AuthCard title="Create workspace" subtitle="Set up your account and your workspace.">
+      <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
+        {error && <Message severity="error" text={error} className="w-full justify-content-start" />}
+        <fieldset className="flex flex-column gap-3 border-none p-0 m-0">
+          <legend className="font-semibold mb-2">Your account</legend>
+          <TextField
+            id="register-owner-email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={change(setEmail)}
+            onBlur={() => form.touch('email')}
+            hint={EMAIL_HINT}
+            error={form.shown('email')}
+          />
+          <TextField
+            id="register-owner-name"
+            label="Name"
+            autoComplete="name"
+            value={name}
+            onChange={change((value) => {
+              setName(value);
+              handle.sourceChanged();
+            })}
+            // A handle filled from the name is checked as soon as the name is done.
+            onBlur={() => (handle.edited ? form.touch('name') : form.touch('name', 'handle'))}
+            error={form.shown('name')}
+          />
+          <TextField
+            id="register-owner-handle"
+            label="Handle"
+            autoComplete="username"
+            value={handle.value}
+            onChange={change(handle.edit)}
+            onBlur={() => form.touch('handle')}
+            error={form.shown('handle')}
+          />
+          <TextField
+            id="register-owner-password"
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={change(setPassword)}
+            onBlur={() => form.touch('password')}
+            error={form.shown('password')}
+          />
+        </fieldset>
+        <fieldset className="flex flex-column gap-3 border-none p-0 m-0">
+          <legend className="font-semibold mb-2">Your workspace</legend>
+          <TextField
+            id="register-workspace-name"
+            label="Workspace Name"
+            autoComplete="organization"
+            value={workspaceName}
+            onChange={change((value) => {
+              setWorkspaceName(value);
+              domain.sourceChanged();
+            })}
+            onBlur={() => (domain.edited ? form.touch('workspaceName') : form.touch('workspaceName', 'domain'))}
+            error={form.shown('workspaceName')}
+          />
+          <TextField
+            id="register-workspace-domain"
+            label="Workspace Domain"
+            autoComplete="off"
+            value={domain.value}
+            onChange={change(domain.edit)}
+            onBlur={() => form.touch('domain')}
+            hint={`Your workspace will be at ${domain.value || 'your-domain'}.${config.baseDomain}`}
+            error={form.shown('domain')}
+          />
+          <TextField
+            id="register-beta-code-confirm"
+            label="Beta Code"
+            autoComplete="off"
+            value={betaCode}
+            onChange={change(setBetaCode)}
+            onBlur={() => form.touch('betaCode')}
+            error={form.shown('betaCode')}
+          />
+        </fieldset>
+        <Button type="submit" label="Create Workspace" disabled={!form.valid || submitting} loading={submitting} />
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,61 @@
+import dayjs from 'dayjs';
+import relativeTime from 'dayjs/plugin/relativeTime.js';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { capitalise } from '../../domain/roles.js';
+import { ProfileAvatar } from './avatar.js';
+import { Spinner } from './status-screens.js';
+
+dayjs.extend(relativeTime);
+
+/** A feed event (spec/platform.md section 3). */
+export interface FeedEvent {
+  id: string;
+  title: string;
+  created_at: string;
+  agent_name: string;
+  profile: { type: string; handle: string; name: string; thumbnail_url: string | null };
+}
+
+/** Spec: '/{profile type}s/{profile handle}'. */
+export function feedProfilePath(event: FeedEvent): string {
+  return `/${event.profile.type}s/${event.profile.handle}`;
+}
+
+export interface FeedListProps {
+  /** The feed query's state; a failed or malformed answer shows as empty. */
+  feed: { data: FeedEvent[] | undefined; isPending: boolean; isError: boolean };
+  /** The list's accessible name, e.g. 'Public feed'. */
+  label: string;
+  /** Shown while the feed loads. */
+  loading?: ReactNode;
+  /** Darker secondary text, as on the home panels. */
+  strong?: boolean;
+}
+
+/** A feed of events: who, by what, when, the title and a link to the profile; 'No Events' when there are none. */
+export function FeedList({ feed, label, loading = <Spinner label="Loading events" />, strong = false }: FeedListProps) {
+  if (feed.isPending) return loading;
+  const events = feed.isError || !Array.isArray(feed.data) ? [] : feed.data;
+  if (events.length === 0) return <p className="text-600 m-0">No Events</p>;
+  return (
+    <ul className="list-none p-0 m-0 flex flex-column gap-3" aria-label={label}>
+      {events.map((event) => (
+        <li key={event.id} className="flex gap-3 align-items-start">
+          <ProfileAvatar name={event.profile.name} url={event.profile.thumbnail_url} />
+          <div className="flex-1">
+            <div className="flex flex-wrap gap-2 align-items-baseline">
+              <span className="font-semibold">{event.profile.name}</span>
+              <span className={strong ? 'text-700' : 'text-600'}>{event.agent_name}</span>
+              <span className={strong ? 'text-700 text-sm' : 'text-500 text-sm'}>
+                {dayjs(event.created_at).fromNow()}
+              </span>
+            </div>
+            <div>{event.title}</div>
+            <Link to={feedProfilePath(event)}>View {capitalise(event.profile.type)}</Link>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

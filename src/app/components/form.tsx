@@ -1,0 +1,110 @@
+import { InputText } from 'primereact/inputtext';
+import { useCallback, useState } from 'react';
+import { slugify } from '../../domain/validators.js';
+import { ApiError } from '../api/client.js';
+
+export interface TextFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  onBlur?(): void;
+  /** The error to show now (null while hidden or valid). */
+  error?: string | null;
+  /** Help text shown under the field at all times. */
+  hint?: string;
+  type?: 'text' | 'email' | 'password';
+  autoComplete?: string;
+  disabled?: boolean;
+}
+
+/** A labelled input with its hint and error wired to it for assistive technology. */
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  onBlur,
+  error,
+  hint,
+  type = 'text',
+  autoComplete,
+  disabled,
+}: TextFieldProps) {
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="flex flex-column gap-1">
+      <label htmlFor={id}>{label}</label>
+      <InputText
+        id={id}
+        type={type}
+        autoComplete={autoComplete}
+        value={value}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value)}
+        onBlur={onBlur}
+        className={error ? 'p-invalid' : undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+      />
+      {hint && (
+        <small id={hintId} className="text-600">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={errorId} className="p-error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Which field errors to show: a field's error appears once the field was touched (left) or after a
+ * submit attempt, so a fresh form is not covered in red.
+ */
+export function useShownErrors<K extends string>(errors: Record<K, string | null>) {
+  const [touched, setTouched] = useState<Partial<Record<K, boolean>>>({});
+  const [attempted, setAttempted] = useState(false);
+  const touch = useCallback(
+    (...keys: K[]) => setTouched((current) => ({ ...current, ...Object.fromEntries(keys.map((key) => [key, true])) })),
+    [],
+  );
+  return {
+    shown: (key: K): string | null => (attempted || touched[key] ? errors[key] : null),
+    touch,
+    attempt: () => setAttempted(true),
+    valid: Object.values<string | null>(errors).every((error) => !error),
+  };
+}
+
+/**
+ * Spec section 5: typing in a handle is limited to lowercase letters, digits and hyphen (the join form:
+ * lowercase letters and hyphen). Capitals are lowered rather than dropped.
+ */
+export function handleTyping(value: string, { digits = true }: { digits?: boolean } = {}): string {
+  return value.toLowerCase().replace(digits ? /[^a-z0-9-]/g : /[^a-z-]/g, '');
+}
+
+/**
+ * A handle that follows slugify(source) until the user types in it. Emptied by the user, it waits for the
+ * next change of the source to follow again (refilling at once would fight the user's own edit).
+ */
+export function useSlugField(source: string, filter: (value: string) => string) {
+  const [typed, setTyped] = useState<string | null>(null);
+  return {
+    value: typed ?? slugify(source),
+    edited: typed !== null,
+    edit: (value: string) => setTyped(filter(value)),
+    sourceChanged: () => setTyped((current) => (current === '' ? null : current)),
+  };
+}
+
+/** The text of a failed call: the server's message, else the fallback (a network failure has none). */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.message ? error.message : fallback;
+}

@@ -1,0 +1,39 @@
+import 'primereact/resources/themes/lara-light-indigo/theme.css';
+import 'primereact/resources/primereact.min.css';
+import 'primeicons/primeicons.css';
+import 'primeflex/primeflex.min.css';
+import './styles.css';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { appKindOf } from '../domain/hosts.js';
+import { readAppConfig } from './config.js';
+import { UpdatePrompt } from './pwa/update-prompt.js';
+import { RootApp, SignupApp } from './root-app.js';
+import { SnackbarProvider } from './shell/snackbars.js';
+import { WorkspaceApp } from './workspace-app.js';
+
+const config = readAppConfig();
+// At start-up the product chooses between the root application and the workspace application by host.
+const kind = appKindOf(window.location.hostname, config.baseDomain, config.signupHost);
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <SnackbarProvider>
+        <BrowserRouter>
+          {kind.kind === 'workspace' ? (
+            <WorkspaceApp domain={kind.workspace} />
+          ) : kind.kind === 'signup' ? (
+            <SignupApp />
+          ) : (
+            <RootApp />
+          )}
+        </BrowserRouter>
+        <UpdatePrompt />
+      </SnackbarProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

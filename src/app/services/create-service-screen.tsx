@@ -1,0 +1,180 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { Dropdown } from 'primereact/dropdown';
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import type { Service } from '../../contract/catalogue.js';
+import { isHandle, isRequired, messages } from '../../domain/validators.js';
+import { ApiError } from '../api/client.js';
+import { useAuth } from '../auth/auth-context.js';
+import { HandleField, useHandleAvailability } from '../components/handle-field.js';
+import { errorMessage, handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
+import { Spinner } from '../components/status-screens.js';
+import { useBreadcrumb } from '../shell/breadcrumb.js';
+import { getMyTeamsQueryOptions, getTeamQueryOptions, replaceService } from './service-api.js';
+
+const CREATE_FAILED = 'Unable to create the service';
+
+function OwnerSelect({
+  username,
+  value,
+  onChange,
+  error,
+}: {
+  username: string;
+  value: string | null;
+  onChange(team: string): void;
+  error: string | null;
+}) {
+  const { api } = useAuth();
+  const { data, isPending, isError } = useQuery(getMyTeamsQueryOptions(api, username));
+  const teams = isError || !Array.isArray(data) ? [] : data;
+  const options = teams.map((team) => ({ label: team.name, value: team.handle }));
+  return (
+    <div className="flex flex-column gap-1">
+      <label htmlFor="create-service-owner">Owner</label>
+      <Dropdown
+        inputId="create-service-owner"
+        ariaLabel="Owner"
+        value={value}
+        options={options}
+        placeholder={isPending ? 'Loading teams' : 'Select a team'}
+        emptyMessage="No Teams"
+        disabled={isPending}
+        onChange={(event) => onChange(event.value as string)}
+        className={error ? 'p-invalid w-full' : 'w-full'}
+        pt={{ select: { 'aria-label': 'Owner' } }}
+      />
+      {error && (
+        <small id="create-service-owner-error" className="p-error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** The breadcrumb: the team's when created from a team, else the services list's. */
+function CreateServiceCrumbs({ team }: { team: string | undefined }) {
+  const { api } = useAuth();
+  const { data } = useQuery({ ...getTeamQueryOptions(api, team ?? ''), enabled: team !== undefined });
+  useBreadcrumb(
+    team
+      ? {
+          name: data?.name ?? team,
+          to: `/teams/${encodeURIComponent(team)}`,
+          avatarUrl: data?.thumbnail_url,
+          crumbs: [
+            { label: 'Services', to: `/teams/${encodeURIComponent(team)}/services` },
+            { label: 'Create Service' },
+          ],
+        }
+      : { name: 'Services', to: '/services', crumbs: [{ label: 'Create Service' }] },
+  );
+  return null;
+}
+
+/**
+ * Create Service at /services/new and /teams/:id/services/new (spec/platform.md): Name, Handle (filled from
+ * the name, checked when left), Owner (the user's own teams; not asked when the route names the team).
+ */
+export default function CreateServiceScreen() {
+  const { id: routeTeam } = useParams();
+  const { api, state } = useAuth();
+  const username = state.user?.handle ?? state.username ?? '';
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const handle = useSlugField(name, handleTyping);
+  const availability = useHandleAvailability('service', handle.value);
+  const [owner, setOwner] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const team = routeTeam ?? owner;
+
+  const form = useShownErrors({
+    name: isRequired(name) ? null : messages.required,
+    handle: !isRequired(handle.value) ? messages.required : !isHandle(handle.value) ? messages.handleNotValid : null,
+    owner: team ? null : messages.required,
+  });
+  const valid = form.valid && availability.status !== 'taken' && availability.status !== 'checking';
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    form.attempt();
+    if (!valid || !team || pending) return;
+    setPending(true);
+    setFailure(null);
+    try {
+      const created = await api.send<Service>('POST', `/teams/${encodeURIComponent(team)}/services`, {
+        name: name.trim(),
+        handle: handle.value,
+      });
+      replaceService(queryClient, created);
+      void queryClient.invalidateQueries({ queryKey: ['services'] });
+      void queryClient.invalidateQueries({ queryKey: ['team', team] });
+      navigate(`/services/${encodeURIComponent(created.handle)}`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) availability.markTaken();
+      else setFailure(errorMessage(error, CREATE_FAILED));
+      setPending(false);
+    }
+  }
+
+  if (!username) return <Spinner />;
+  return (
+    <section className="surface-card border-round shadow-1 p-4 mx-auto" style={{ maxWidth: 560 }}>
+      <CreateServiceCrumbs team={routeTeam} />
+      <h1 className="text-2xl font-semibold mt-0 mb-4">Create Service</h1>
+      <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
+        <TextField
+          id="create-service-name"
+          label="Name"
+          value={name}
+          autoComplete="off"
+          onChange={(value) => {
+            setName(value);
+            handle.sourceChanged();
+          }}
+          // A handle filled from the name is checked as soon as the name is done.
+          onBlur={() => {
+            form.touch(handle.edited ? 'name' : 'handle', 'name');
+            if (!handle.edited) availability.check();
+          }}
+          error={form.shown('name')}
+        />
+        <HandleField
+          id="create-service-handle"
+          value={handle.value}
+          onChange={handle.edit}
+          onBlur={() => form.touch('handle')}
+          error={form.shown('handle')}
+          availability={availability}
+        />
+        {!routeTeam && (
+          <OwnerSelect
+            username={username}
+            value={owner}
+            onChange={(value) => {
+              setOwner(value);
+              form.touch('owner');
+            }}
+            error={form.shown('owner')}
+          />
+        )}
+        {failure && (
+          <small className="p-error" role="alert">
+            {failure}
+          </small>
+        )}
+        <Button
+          type="submit"
+          label="Create Service"
+          className="align-self-start"
+          disabled={!valid || pending}
+          loading={pending}
+        />
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,198 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Card } from 'primereact/card';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { ProfileRef, Service } from '../../contract/catalogue.js';
+import {
+  HEALTHS,
+  healthLabel,
+  STAGES,
+  stageLabel,
+  VISIBILITIES,
+  visibilityLabel,
+  type Health,
+  type Stage,
+  type Visibility,
+} from '../../domain/catalogue.js';
+import { iconCalls } from '../api/client.js';
+import { useAuth } from '../auth/auth-context.js';
+import { ConfirmDelete } from '../components/confirm-delete.js';
+import { FieldGroup } from '../components/field-group.js';
+import { ImageSetting } from '../components/image-setting.js';
+import { LabelledSelect } from '../components/labelled-select.js';
+import { useSnackbar } from '../shell/snackbars.js';
+import { getOwnerTeamsQueryOptions, servicePath } from './service-api.js';
+
+export const DELETE_SERVICE_CONFIRM = 'Are you sure you want to delete this service?';
+
+/** The owner choices: every team of the workspace, with the current owner added when missing (spec 6). */
+export function ownerOptions(
+  teams: ReadonlyArray<Pick<ProfileRef, 'id' | 'name'>>,
+  current: Pick<ProfileRef, 'id' | 'name'>,
+): Array<{ label: string; value: string }> {
+  const all = teams.some((team) => team.id === current.id) ? teams : [current, ...teams];
+  return all.map((team) => ({ label: team.name, value: team.id }));
+}
+
+/** A select that changes the service at once; the shown value stays the service's until the answer. */
+function ActionSelect<T extends string>({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: T;
+  options: Array<{ label: string; value: T }>;
+  onChange: (value: T) => Promise<unknown>;
+}) {
+  const change = useMutation({ mutationFn: onChange });
+  return (
+    <div className="flex flex-column gap-2">
+      <LabelledSelect
+        id={id}
+        label={label}
+        value={value}
+        options={options}
+        disabled={change.isPending}
+        onChange={(next) => change.mutate(next)}
+        className="w-full"
+      />
+    </div>
+  );
+}
+
+function DeleteService({ service }: { service: Service }) {
+  const { api } = useAuth();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { enqueue } = useSnackbar();
+  const [open, setOpen] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => api.send<null>('DELETE', servicePath(service.handle)),
+    onSuccess: () => {
+      setOpen(false);
+      enqueue('Service Delete');
+      navigate('/services');
+      // After leaving, so the screen does not read the service it just deleted.
+      queryClient.removeQueries({ queryKey: ['service', service.handle] });
+      void queryClient.invalidateQueries({ queryKey: ['services'] });
+      void queryClient.invalidateQueries({ queryKey: ['team'] });
+    },
+    // A failure keeps the dialog open for another try or Cancel.
+  });
+  return (
+    <Card title={<h2 className="text-xl font-semibold m-0">Delete Service</h2>}>
+      <p className="mt-0 text-700">Deleting a service removes it from the catalogue for everyone.</p>
+      <ConfirmDelete
+        label="Delete Service"
+        question={DELETE_SERVICE_CONFIRM}
+        open={open}
+        onOpenChange={setOpen}
+        pending={remove.isPending}
+        onDelete={() => remove.mutate()}
+      />
+    </Card>
+  );
+}
+
+/** Settings (editors only, spec/catalogue.md 2.1): photo, name, description, owner, visibility, stage, health. */
+export function ServiceSettings({ service, onUpdated }: { service: Service; onUpdated: (service: Service) => void }) {
+  const { api } = useAuth();
+  const { enqueue } = useSnackbar();
+  const { data: teams, isError } = useQuery(getOwnerTeamsQueryOptions(api));
+  const base = servicePath(service.handle);
+
+  // Each call replaces the service with the answer and says so; a failure leaves it unchanged.
+  const apply = (message: string) => (updated: Service) => {
+    onUpdated(updated);
+    enqueue(message);
+  };
+  const updated = apply('Service Updated');
+  const patch = async (body: { name?: string; description?: string | null }) =>
+    updated(await api.send<Service>('PATCH', base, body));
+  const action = async (name: string, body: unknown, message: string) =>
+    apply(message)(await api.send<Service>('POST', `${base}/actions/${name}`, body));
+
+  const owners = ownerOptions(isError || !teams ? [] : teams.items, service.owner);
+  return (
+    <div className="flex flex-column gap-3">
+      <h1 className="text-2xl font-semibold m-0">Settings</h1>
+      <ImageSetting
+        title="Service Photo"
+        name={service.name}
+        url={service.thumbnail_url}
+        description="The photo identifies the service in lists, cards and the graph."
+        inputId="service-photo-file"
+        inputLabel="Service photo image"
+        uploadLabel="Upload Photo"
+        clearLabel="Clear Photo"
+        {...iconCalls<Service>(api, base)}
+        onUpdated={updated}
+      />
+      <Card title={<h2 className="text-xl font-semibold m-0">Service</h2>}>
+        <div className="flex flex-column gap-4">
+          <FieldGroup
+            key={`name:${service.name}`}
+            id="service-name"
+            label="Name"
+            saved={service.name}
+            required
+            onSave={(value) => patch({ name: value.trim() })}
+          />
+          <FieldGroup
+            key={`description:${service.description ?? ''}`}
+            id="service-description"
+            label="Description"
+            saved={service.description}
+            multiline
+            onSave={(value) => patch({ description: value.trim() || null })}
+          />
+        </div>
+      </Card>
+      <Card title={<h2 className="text-xl font-semibold m-0">Status</h2>}>
+        <div className="grid">
+          <div className="col-12 md:col-6">
+            <ActionSelect
+              id="service-owner"
+              label="Owner"
+              value={service.owner.id}
+              options={owners}
+              onChange={(id) => action('reparent', { owner: { id } }, 'Service Owner Updated')}
+            />
+          </div>
+          <div className="col-12 md:col-6">
+            <ActionSelect<Visibility>
+              id="service-visibility"
+              label="Visibility"
+              value={service.visibility}
+              options={VISIBILITIES.map((value) => ({ label: visibilityLabel(value), value }))}
+              onChange={(visibility) => action('change-visibility', { visibility }, 'Service Visibility Updated')}
+            />
+          </div>
+          <div className="col-12 md:col-6">
+            <ActionSelect<Stage>
+              id="service-stage"
+              label="Stage"
+              value={service.stage}
+              options={STAGES.map((value) => ({ label: stageLabel(value), value }))}
+              onChange={(stage) => action('change-stage', { stage }, 'Service Stage Updated')}
+            />
+          </div>
+          <div className="col-12 md:col-6">
+            <ActionSelect<Health>
+              id="service-health"
+              label="Health Status"
+              value={service.health}
+              options={HEALTHS.map((value) => ({ label: healthLabel(value), value }))}
+              onChange={(health) => action('change-health', { health }, 'Service Health Updated')}
+            />
+          </div>
+        </div>
+      </Card>
+      <DeleteService service={service} />
+    </div>
+  );
+}

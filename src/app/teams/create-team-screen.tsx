@@ -1,0 +1,107 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { Card } from 'primereact/card';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import type { Team } from '../../contract/catalogue.js';
+import { isHandle, isRequired, messages } from '../../domain/validators.js';
+import { ApiError } from '../api/client.js';
+import { useAuth } from '../auth/auth-context.js';
+import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
+import { HandleField, useHandleAvailability } from '../components/handle-field.js';
+import { MessageCard, Spinner } from '../components/status-screens.js';
+import { getTeamQueryOptions, TEAM_NOT_FOUND, teamPath } from './teams-api.js';
+
+function CreateTeamForm({ parent }: { parent: Team | null }) {
+  const { api } = useAuth();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const handle = useSlugField(name, handleTyping);
+  const availability = useHandleAvailability('team', handle.value);
+  const form = useShownErrors({
+    name: isRequired(name) ? null : messages.required,
+    handle: !isRequired(handle.value) ? messages.required : !isHandle(handle.value) ? messages.handleNotValid : null,
+  });
+  const create = useMutation({
+    mutationFn: (body: { name: string; handle: string }) =>
+      api.send<Team>('POST', parent ? `${teamPath(parent.handle)}/teams` : '/teams', body),
+    onSuccess: (team) => {
+      void queryClient.invalidateQueries({ queryKey: ['teams'] });
+      // The parent's sub-teams list and its count.
+      if (parent) void queryClient.invalidateQueries({ queryKey: ['team', parent.handle] });
+      navigate(teamPath(team.handle));
+    },
+    // Spec: a failed create only sets an error flag; a taken handle (409) shows as taken.
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) availability.markTaken();
+    },
+  });
+  // As in Create Service: not while the handle is known taken or still being checked.
+  const ready =
+    form.valid && availability.status !== 'taken' && availability.status !== 'checking' && !create.isPending;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    form.attempt();
+    if (ready) create.mutate({ name: name.trim(), handle: handle.value });
+  }
+
+  return (
+    <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
+      <TextField
+        id="team-name"
+        label="Name"
+        value={name}
+        onChange={(value) => {
+          setName(value);
+          handle.sourceChanged();
+        }}
+        onBlur={() => {
+          // A handle filled from the name is validated and checked as soon as the name is done.
+          if (handle.edited) {
+            form.touch('name');
+          } else {
+            form.touch('name', 'handle');
+            availability.check();
+          }
+        }}
+        error={form.shown('name')}
+      />
+      <HandleField
+        id="team-handle"
+        value={handle.value}
+        onChange={handle.edit}
+        onBlur={() => form.touch('handle')}
+        error={form.shown('handle')}
+        availability={availability}
+      />
+      <Button type="submit" label="Create Team" disabled={!ready} loading={create.isPending} />
+    </form>
+  );
+}
+
+/** Create Team at /teams/new, and a sub-team at /teams/:id/teams/new (spec/platform.md, Create Team). */
+export default function CreateTeamScreen() {
+  const { id } = useParams();
+  const { api } = useAuth();
+  const parent = useQuery({ ...getTeamQueryOptions(api, id ?? ''), enabled: Boolean(id) });
+
+  if (id && parent.isPending) return <Spinner label="Loading team" />;
+  if (id && parent.isError) return <MessageCard title={TEAM_NOT_FOUND} icon="pi-map" />;
+  const parentTeam = id ? (parent.data ?? null) : null;
+
+  return (
+    <section className="flex justify-content-center">
+      <Card className="w-full" style={{ maxWidth: '32rem' }}>
+        <h1 className="text-2xl font-semibold mt-0 mb-2">{parentTeam ? 'Create Sub-team' : 'Create Team'}</h1>
+        {parentTeam && (
+          <p className="mt-0 mb-3 text-700">
+            Part of <Link to={teamPath(parentTeam.handle)}>{parentTeam.name}</Link>
+          </p>
+        )}
+        <CreateTeamForm parent={parentTeam} />
+      </Card>
+    </section>
+  );
+}

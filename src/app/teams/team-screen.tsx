@@ -1,0 +1,102 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MenuItem } from 'primereact/menuitem';
+import { TabMenu } from 'primereact/tabmenu';
+import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
+import type { Team } from '../../contract/catalogue.js';
+import { useAuth } from '../auth/auth-context.js';
+import { ProfileAvatar } from '../components/avatar.js';
+import { MessageCard, NotFound, Spinner } from '../components/status-screens.js';
+import { TeamHealth } from './team-health.js';
+import { TeamMembers } from './team-members.js';
+import { TeamOverview } from './team-overview.js';
+import { TeamServices } from './team-services.js';
+import { TeamSettings } from './team-settings.js';
+import { getTeamQueryOptions, TEAM_NOT_FOUND, teamPath } from './teams-api.js';
+
+interface TeamTab {
+  label: string;
+  /** The sub-path under /teams/{id}; '' is the overview, active only on its exact path. */
+  path: string;
+}
+
+/** Spec catalogue 2.3: Overview, Health, Services, Members for everyone; Settings for team admins only. */
+export function teamTabs(isAdmin: boolean): TeamTab[] {
+  return [
+    { label: 'Overview', path: '' },
+    { label: 'Health', path: 'health' },
+    { label: 'Services', path: 'services' },
+    { label: 'Members', path: 'members' },
+    ...(isAdmin ? [{ label: 'Settings', path: 'settings' }] : []),
+  ];
+}
+
+/** The tab of a sub-path: its first segment (a tab's child paths keep it active); -1 when none matches. */
+export function activeTabIndex(tabs: TeamTab[], subPath: string): number {
+  const section = subPath.replace(/^\/+|\/+$/g, '').split('/')[0] ?? '';
+  return tabs.findIndex((tab) => tab.path === section);
+}
+
+function TeamHeader({ team }: { team: Team }) {
+  return (
+    <header className="flex align-items-center gap-3">
+      <ProfileAvatar name={team.name} url={team.thumbnail_url} size="xlarge" />
+      <div>
+        <h1 className="text-3xl font-semibold m-0">{team.name}</h1>
+        {team.parent && (
+          <p className="m-0 mt-1 text-700">
+            Part of <Link to={teamPath(team.parent.handle)}>{team.parent.name}</Link>
+          </p>
+        )}
+      </div>
+    </header>
+  );
+}
+
+/** Team screens at /teams/:id/* (spec/catalogue.md section 2.3). */
+export default function TeamScreen() {
+  const params = useParams();
+  const id = params.id ?? '';
+  const subPath = params['*'] ?? '';
+  const { api } = useAuth();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const options = getTeamQueryOptions(api, id);
+  const { data: team, isPending, isError } = useQuery(options);
+
+  if (isPending) return <Spinner label="Loading team" />;
+  if (isError) return <MessageCard title={TEAM_NOT_FOUND} icon="pi-map" />;
+
+  const base = teamPath(id);
+  const tabs = teamTabs(team.is_admin);
+  const model: MenuItem[] = tabs.map((tab) => ({ label: tab.label }));
+  const replaceTeam = (updated: Team) => {
+    queryClient.setQueryData(options.queryKey, updated);
+    void queryClient.invalidateQueries({ queryKey: ['teams'] });
+  };
+
+  return (
+    <section className="flex flex-column gap-3">
+      <TeamHeader team={team} />
+      <TabMenu
+        // A fixed id keeps the tab keys stable (without one they change after mount and the tabs remount).
+        id="team-tabs"
+        model={model}
+        activeIndex={activeTabIndex(tabs, subPath)}
+        onTabChange={(event) => {
+          const tab = tabs[event.index];
+          if (tab) navigate(tab.path ? `${base}/${tab.path}` : base);
+        }}
+        pt={{ menu: { 'aria-label': 'Team sections' } }}
+      />
+      {/* Keyed by the team: moving to another team starts every tab afresh (paging, dialogs). */}
+      <Routes key={team.id}>
+        <Route index element={<TeamOverview team={team} />} />
+        <Route path="health" element={<TeamHealth team={team} />} />
+        <Route path="services" element={<TeamServices team={team} />} />
+        <Route path="members" element={<TeamMembers team={team} />} />
+        {team.is_admin && <Route path="settings" element={<TeamSettings team={team} onUpdated={replaceTeam} />} />}
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    </section>
+  );
+}

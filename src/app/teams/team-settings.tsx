@@ -1,0 +1,74 @@
+import { Card } from 'primereact/card';
+import type { Team } from '../../contract/catalogue.js';
+import { iconCalls } from '../api/client.js';
+import { useAuth } from '../auth/auth-context.js';
+import { FieldGroup, type FieldGroupProps } from '../components/field-group.js';
+import { ImageSetting } from '../components/image-setting.js';
+import { useBreadcrumb } from '../shell/breadcrumb.js';
+import { useSnackbar } from '../shell/snackbars.js';
+import { DeleteTeamCard } from './team-delete.js';
+import { teamCrumbs, teamPath } from './teams-api.js';
+
+export type TeamPatch = { name?: string; description?: string | null };
+
+/** A field group as a card of its own: the card's title names the field, the description explains it. */
+function FieldCard({ title, ...field }: Omit<FieldGroupProps, 'label' | 'hideLabel'> & { title: string }) {
+  return (
+    <Card title={<h2 className="text-xl font-semibold m-0">{title}</h2>}>
+      <FieldGroup {...field} label={title} rows={4} hideLabel />
+    </Card>
+  );
+}
+
+/**
+ * The Settings tab (team admins only): Team Logo, Name, Description and Delete Team. The Clients and Runners
+ * cards come with their own issues.
+ */
+export function TeamSettings({ team, onUpdated }: { team: Team; onUpdated: (team: Team) => void }) {
+  const { api } = useAuth();
+  const { enqueue } = useSnackbar();
+  useBreadcrumb(teamCrumbs(team, 'Setting'));
+
+  const updated = (next: Team) => {
+    onUpdated(next);
+    enqueue('Team Updated');
+  };
+  const path = teamPath(team.handle);
+  const patch = async (body: TeamPatch) => updated(await api.send<Team>('PATCH', path, body));
+
+  return (
+    <div className="flex flex-column gap-3">
+      <ImageSetting
+        title="Team Logo"
+        name={team.name}
+        url={team.thumbnail_url}
+        description="The logo identifies your team across Beacon. Use an image of 240px square or larger."
+        inputId="team-logo-file"
+        inputLabel="Team logo image"
+        uploadLabel="Upload Logo"
+        clearLabel="Clear Logo"
+        {...iconCalls<Team>(api, path)}
+        onUpdated={updated}
+      />
+      <FieldCard
+        key={`name:${team.name}`}
+        id="team-settings-name"
+        title="Name"
+        description="The name of your team."
+        saved={team.name}
+        required
+        onSave={(value) => patch({ name: value.trim() })}
+      />
+      <FieldCard
+        key={`description:${team.description ?? ''}`}
+        id="team-settings-description"
+        title="Description"
+        description="A quick description of your team."
+        saved={team.description}
+        multiline
+        onSave={(value) => patch({ description: value.trim() || null })}
+      />
+      <DeleteTeamCard team={team} />
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { ROLES } from '../domain/roles.js';
+
+/** Workspace (spec/platform.md section 3). */
+export const workspaceStatus = z.enum(['active', 'inactive', 'suspended']);
+export const workspace = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    domain: z.string(),
+    status: workspaceStatus,
+    login: z.string().nullable(),
+  })
+  .meta({ id: 'Workspace' });
+export type Workspace = z.infer<typeof workspace>;
+
+export const role = z.enum(ROLES);
+
+export const user = z
+  .object({
+    id: z.string(),
+    handle: z.string(),
+    name: z.string(),
+    email: z.string(),
+    bio: z.string().nullable(),
+    profile: z.string().nullable(),
+    description: z.string().nullable(),
+    thumbnail_url: z.string().nullable(),
+    last_login: z.string().nullable(),
+    role,
+    super_admin: z.boolean(),
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof user>;
+
+const password = z.string().min(1).max(200);
+const email = z.string().trim().min(1).max(254);
+const workspaceLabel = z.string().min(1).max(63);
+
+export const sessionCreate = z.strictObject({ workspace: workspaceLabel, login: email, password });
+export const sessionCreated = z.object({ workspace: z.string(), handle: z.string() });
+export const sessionDelete = z.strictObject({ workspace: workspaceLabel.optional() });
+
+export const tokenRequest = z.strictObject({ grant_type: z.literal('session'), workspace: workspaceLabel });
+export const tokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+});
+
+export const betaCheck = z.strictObject({ beta_key: z.string().min(1).max(64), email });
+export const betaChecked = z.object({ beta_key: z.string(), email: z.string() });
+
+export const registerWorkspace = z.strictObject({
+  beta_key: z.string().min(1).max(64),
+  owner: z.strictObject({
+    email,
+    name: z.string().trim().min(1).max(120),
+    handle: z.string().min(1).max(64),
+    password,
+  }),
+  workspace: z.strictObject({
+    name: z.string().trim().min(1).max(120),
+    domain: z.string().min(1).max(63),
+  }),
+});
+export const workspaceRegistered = z.object({ domain: z.string(), workspace });
+
+export const forgotPassword = z.strictObject({ workspace: workspaceLabel, email });
+export const resetPassword = z.strictObject({ key: z.string().min(1).max(200), password });
+
+export const invite = z.object({ id: z.string(), email: z.string(), last_sent: z.string() }).meta({ id: 'Invite' });
+export const inviteCreate = z.strictObject({ email });
+
+export const joinWorkspace = z.strictObject({
+  workspace: workspaceLabel,
+  invite: z.strictObject({ id: z.string().min(1).max(64), code: z.string().min(1).max(200) }),
+  user: z.strictObject({
+    name: z.string().trim().min(1).max(120),
+    handle: z.string().min(1).max(64),
+    password,
+  }),
+});
+
+export const userUpdate = z.strictObject({
+  name: z.string().trim().min(1).max(120).optional(),
+  bio: z.string().max(2000).nullable().optional(),
+  profile: z.string().max(500).nullable().optional(),
+  description: z.string().max(2000).nullable().optional(),
+});
+
+export const roleChange = z.strictObject({ role });
+
+export const usernameParams = z.strictObject({ username: z.string().min(1).max(64) });
+export const userIdParams = z.strictObject({ userId: z.string().min(1).max(64) });
+export const inviteIdParams = z.strictObject({ inviteId: z.string().min(1).max(64) });
+export const assetParams = z.strictObject({ assetId: z.string().min(1).max(64) });

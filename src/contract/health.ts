@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/**
+ * Health checks and the health reports (spec/catalogue.md sections 3, 5 and 7; DESIGN.md 4a and 5). Reports
+ * are plain arrays.
+ */
+
+/** Spec section 3: seconds in each non-good state during one UTC day. */
+export const dailyHealthEntry = z
+  .object({
+    date: z.string().describe('UTC day, YYYY-MM-DD'),
+    critical: z.number().int(),
+    error: z.number().int(),
+    warning: z.number().int(),
+    maintenance: z.number().int(),
+  })
+  .meta({ id: 'DailyHealth' });
+export type DailyHealthEntry = z.infer<typeof dailyHealthEntry>;
+
+const isoTime = z.iso.datetime({ offset: true });
+
+/** A report's time range, ISO times; each bound has a default (see the route). */
+export const reportRange = z.strictObject({ from: isoTime.optional(), to: isoTime.optional() });
+
+/** The health a failing check raises its service to (DESIGN.md 5). */
+export const importance = z.enum(['warning', 'error', 'critical']);
+
+export const healthCheck = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    endpoint: z.string(),
+    /** The runner's handle; null is the shared runner. */
+    runner: z.string().nullable(),
+    frequency: z.number().int(),
+    allowed_failures: z.number().int(),
+    importance,
+    disabled: z.boolean(),
+    paused: z.boolean(),
+    timeout: z.number().int(),
+    service: z.object({ handle: z.string() }),
+  })
+  .meta({ id: 'HealthCheck' });
+export type HealthCheck = z.infer<typeof healthCheck>;
+
+/** Spec section 5 and 9; DESIGN.md 5: frequency and timeout in seconds. */
+const fields = {
+  name: z.string().trim().min(1).max(120),
+  endpoint: z.url({ protocol: /^https?$/ }).max(2000),
+  /** A runner's handle; omitted (or null) is the shared runner. */
+  runner: z.string().min(1).max(64).nullable().optional(),
+  frequency: z.number().int().min(1).max(86_400),
+  timeout: z.number().int().min(1).max(15),
+  allowed_failures: z.number().int().min(0).max(1000),
+  importance,
+  disabled: z.boolean(),
+  paused: z.boolean(),
+};
+
+/** Create: the spec's defaults fill whatever is left out (the app omits disabled, paused and an empty runner). */
+export const healthCheckCreate = z.strictObject({
+  name: fields.name,
+  endpoint: fields.endpoint,
+  runner: fields.runner,
+  frequency: fields.frequency.default(15),
+  timeout: fields.timeout.default(1),
+  allowed_failures: fields.allowed_failures.default(0),
+  importance: importance.default('warning'),
+  disabled: fields.disabled.default(false),
+  paused: fields.paused.default(false),
+});
+export type HealthCheckCreate = z.infer<typeof healthCheckCreate>;
+
+/** PATCH takes the full body (spec section 7); only the runner may be left out (the shared runner). */
+export const healthCheckUpdate = z.strictObject(fields);
+export type HealthCheckUpdate = z.infer<typeof healthCheckUpdate>;
+
+export const healthCheckResult = z
+  .object({
+    /** Duration in ms. */
+    time: z.number().int(),
+    /** When the check started, ISO time. */
+    start: z.string(),
+    success: z.boolean(),
+    status: z.number().int().optional(),
+    error: z.string().optional(),
+  })
+  .meta({ id: 'HealthCheckResult' });
+export type HealthCheckResult = z.infer<typeof healthCheckResult>;
+
+export const healthCheckParams = z.strictObject({ id: z.string().min(1).max(64) });

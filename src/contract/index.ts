@@ -1,0 +1,4 @@
+export * from './common.js';
+export * from './accounts.js';
+export * from './catalogue.js';
+export * from './health.js';

@@ -1,0 +1,14 @@
+/** Paging as the API speaks it: `cursor` is an offset, `limit` a page size; totals travel in a `total` header. */
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export interface Page {
+  cursor: number;
+  limit: number;
+}
+
+/** The page number (1-based) a pagination control shows for an offset. */
+export function pageNumber(cursor: number, limit: number): number {
+  return Math.floor(cursor / limit) + 1;
+}

@@ -1,0 +1,129 @@
+/**
+ * The local-first store (DESIGN.md section 6): one IndexedDB database per workspace and user, so a shared
+ * browser never shows one user's or one tenant's data to another. Dexie is the store TanStack Query writes
+ * through (`queries`), the records seen (`entities`), the user's drafts (`drafts`) and the outbox of writes
+ * waiting for the network (`outbox`).
+ *
+ * Schema changes: never edit a published version. Add `this.version(n + 1).stores({ newTable: '...' })`
+ * below (Dexie keeps the tables of earlier versions) and, when rows need changing, an `.upgrade(tx => ...)`.
+ */
+import type { PersistedQuery } from '@tanstack/query-persist-client-core';
+import { Dexie, type EntityTable, type Table } from 'dexie';
+
+/**
+ * One TanStack query as last seen, written by the query persister (query-persister.ts).
+ * `key` is the persister's storage key: a prefix and the query hash (the query key serialised).
+ */
+export interface QueryRow {
+  key: string;
+  /** The persisted query (its key, hash, state with the data, and the buster), stored as an object. */
+  value: PersistedQuery;
+  /** Epoch milliseconds of the write. */
+  updatedAt: number;
+}
+
+/** The kinds of record kept in `entities`; later issues add kinds here. */
+export type EntityType = 'service' | 'team' | 'user' | (string & Record<never, never>);
+
+/** A record seen from the API, keyed by its kind and id (`[type+id]`). */
+export interface EntityRow<T = unknown> {
+  type: EntityType;
+  id: string;
+  data: T;
+  /** Epoch milliseconds of the last local write. */
+  updatedAt: number;
+}
+
+/**
+ * A local draft (e.g. a notice or a service being edited). `data` is the draft document; `version` is the
+ * server version it was based on, sent back so a stale write gets 412 (DESIGN.md section 4).
+ */
+export interface DraftRow<T = unknown> {
+  id: string;
+  data: T;
+  version?: number;
+  updatedAt: number;
+}
+
+export type OutboxStatus = 'pending' | 'failed';
+
+export type OutboxMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A write waiting to be sent; replayed strictly in `seq` order (outbox.ts). */
+export interface OutboxEntry {
+  /** Auto-increment: the order the writes were made in. */
+  seq: number;
+  /** The Idempotency-Key header sent with every try (a UUID); the server applies the write once. */
+  key: string;
+  method: OutboxMethod;
+  /** The API path under `/api`, e.g. `/services/payments/star`. */
+  path: string;
+  /** The JSON body, if any (must be structured-cloneable). */
+  body?: unknown;
+  /** Epoch milliseconds when the write was made. */
+  createdAt: number;
+  status: OutboxStatus;
+  /** How many times the entry was handed to `send`. */
+  attempts: number;
+  /** Why the last try did not succeed, e.g. `412 Precondition Failed: ...` or a network error. */
+  lastError?: string;
+  /** The HTTP status of the last try that got an answer (a failed entry's reason, e.g. 412 for a conflict). */
+  lastStatus?: number;
+  /** Human text for the pending list, e.g. "Star Payments". */
+  label: string;
+}
+
+/** The tables an outbox `mutate()` may write besides the outbox itself. */
+export type LocalTableName = 'queries' | 'entities' | 'drafts';
+
+export class LocalDb extends Dexie {
+  queries!: EntityTable<QueryRow, 'key'>;
+  entities!: Table<EntityRow, [string, string]>;
+  drafts!: EntityTable<DraftRow, 'id'>;
+  outbox!: EntityTable<OutboxEntry, 'seq'>;
+
+  constructor(name: string) {
+    super(name);
+    // Version 1. Only indexed fields are listed; rows may carry more.
+    this.version(1).stores({
+      queries: 'key, updatedAt',
+      entities: '[type+id], type, updatedAt',
+      drafts: 'id, updatedAt',
+      outbox: '++seq, status',
+    });
+  }
+}
+
+/** `beacon-{workspace}-{handle}`; both are lowercase on the server (validators), so case is folded. */
+export function localDbName(workspace: string, handle: string): string {
+  return `beacon-${workspace.toLowerCase()}-${handle.toLowerCase()}`;
+}
+
+const instances = new Map<string, LocalDb>();
+
+/** The local database of one workspace and user; one instance per name, opened lazily by Dexie. */
+export function openLocalDb(workspace: string, handle: string): LocalDb {
+  const name = localDbName(workspace, handle);
+  let db = instances.get(name);
+  if (!db) {
+    db = new LocalDb(name);
+    instances.set(name, db);
+  }
+  return db;
+}
+
+/** Closes and forgets the instance (e.g. on logout); the data stays for the next login. */
+export function closeLocalDb(workspace: string, handle: string): void {
+  const name = localDbName(workspace, handle);
+  instances.get(name)?.close();
+  instances.delete(name);
+}
+
+/** Deletes the user's local data (e.g. "sign out and forget this device"). */
+export async function deleteLocalDb(workspace: string, handle: string): Promise<void> {
+  const name = localDbName(workspace, handle);
+  const db = instances.get(name);
+  instances.delete(name);
+  if (db) await db.delete();
+  else await Dexie.delete(name);
+}

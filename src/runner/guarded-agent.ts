@@ -1,0 +1,104 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { Agent, buildConnector } from 'undici';
+import { forbiddenKind, refusalMessage, type ForbiddenKind } from './address-policy.js';
+
+/** Resolves a host name to all of its addresses (dns.lookup with `all: true` by default). */
+export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+export interface GuardedAgentOptions {
+  /** Name resolution; defaults to the system resolver (dns.lookup, all addresses). */
+  lookup?: LookupAll;
+  /** Which addresses are refused; defaults to {@link forbiddenKind}. Tests narrow it to reach a local server. */
+  policy?: (ip: string) => ForbiddenKind | null;
+  /** Time allowed for one TCP/TLS connection attempt, in ms (default 10 s; a probe's own timeout cuts it). */
+  connectTimeoutMs?: number;
+  /** How long an idle keep-alive connection is kept, in ms (default 4 s, or less when the server says so). */
+  keepAliveTimeoutMs?: number;
+}
+
+/** The error a refused connection fails with; its message says which address was refused and why. */
+export class RefusedAddressError extends Error {
+  readonly code = 'BEACON_REFUSED_ADDRESS';
+  constructor(
+    readonly address: string,
+    readonly kind: ForbiddenKind,
+  ) {
+    super(refusalMessage(address, kind));
+    this.name = 'RefusedAddressError';
+  }
+}
+
+/** Connect errors after which the next checked address is worth a try; others (TLS, say) end the attempt. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ETIMEDOUT']);
+
+const systemLookup: LookupAll = (hostname) => dnsLookup(hostname, { all: true });
+
+/**
+ * An undici Agent whose connections can only reach permitted addresses. At every connect it resolves the host
+ * itself, checks every address it gets (one forbidden address refuses the whole host, so a mixed answer cannot
+ * be used), then connects to one of those checked addresses by IP, so a DNS answer that changes between check
+ * and connect (rebinding) is never used. TLS still verifies the certificate against the host name (SNI).
+ * Keep-alive connections are reused by origin; a reused connection goes to an address checked when it opened.
+ */
+export function createGuardedAgent(options: GuardedAgentOptions = {}): Agent {
+  const lookup = options.lookup ?? systemLookup;
+  const policy = options.policy ?? forbiddenKind;
+  const connectTimeout = options.connectTimeoutMs ?? 10_000;
+  const baseConnect = buildConnector({ timeout: connectTimeout });
+
+  const connect: buildConnector.connector = (connectOptions, callback) => {
+    const { hostname } = connectOptions;
+    resolveChecked(hostname, lookup, policy).then(
+      (addresses) => connectFirst(addresses, 0, null),
+      (error: Error) => callback(error, null),
+    );
+
+    // Tries the checked addresses in resolver order, moving on when one cannot be reached (say, no IPv6 route).
+    function connectFirst(addresses: string[], index: number, lastError: Error | null): void {
+      const address = addresses[index];
+      if (address === undefined) {
+        callback(lastError ?? new Error(`Could not connect to ${hostname}`), null);
+        return;
+      }
+      baseConnect(
+        {
+          ...connectOptions,
+          hostname: address,
+          // SNI and certificate checks use the name the check asked for, not the address we connect to.
+          servername: connectOptions.servername || (isIP(hostname) ? undefined : hostname),
+        },
+        (error, socket) => {
+          if (!error) callback(null, socket);
+          else if (UNREACHABLE.has((error as { code?: string }).code ?? '')) connectFirst(addresses, index + 1, error);
+          else callback(error, null);
+        },
+      );
+    }
+  };
+
+  return new Agent({
+    connect,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
+    // The probe's own timeout covers the whole exchange; these only stop leaked requests.
+    headersTimeout: 60_000,
+    bodyTimeout: 60_000,
+  });
+}
+
+/** All addresses of `hostname` (an IP literal is its own answer), or a RefusedAddressError for the first bad one. */
+async function resolveChecked(
+  hostname: string,
+  lookup: LookupAll,
+  policy: (ip: string) => ForbiddenKind | null,
+): Promise<string[]> {
+  const addresses = isIP(hostname) ? [hostname] : (await lookup(hostname)).map((entry) => entry.address);
+  if (addresses.length === 0) {
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  }
+  for (const address of addresses) {
+    const kind = policy(address);
+    if (kind) throw new RefusedAddressError(address, kind);
+  }
+  return addresses;
+}

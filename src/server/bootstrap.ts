@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { pino, type Logger } from 'pino';
+import type { Config } from './config.js';
+import type { ServerContext } from './context.js';
+import { openDatabase, type DatabaseHandle } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { getOrCreateSetting } from './db/repositories/settings.js';
+import { createMailer } from './integrations/smtp.js';
+import { CallerCache, VerifiedTokens } from './services/caller-cache.js';
+import { randomToken } from './services/secrets.js';
+
+export function openConfiguredDatabase(config: Config): DatabaseHandle {
+  return config.databaseUrl
+    ? openDatabase({ engine: 'postgres', url: config.databaseUrl, schema: config.databaseSchema })
+    : openDatabase({ engine: 'sqlite', file: join(config.dataDir, 'beacon.sqlite') });
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel });
+}
+
+/**
+ * Opens the database, applies migrations and gathers what services need. The JWT key comes from
+ * BEACON_JWT_SECRET or is created once and kept in the database, so every process shares it.
+ */
+export async function createContext(
+  config: Config,
+  logger: Logger,
+  database = openConfiguredDatabase(config),
+): Promise<ServerContext> {
+  const applied = await migrateToLatest(database);
+  if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+  const secret = config.jwtSecret ?? (await getOrCreateSetting(database.db, 'jwt_secret', randomToken));
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: join(config.dataDir, 'outbox'),
+    logger,
+  });
+  return {
+    config,
+    database,
+    mailer,
+    logger,
+    jwtKey: await crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    ),
+    callers: new CallerCache(config.authCacheTtlMs),
+    tokens: new VerifiedTokens(),
+    now: () => new Date(),
+  };
+}
+
+export async function closeContext(ctx: ServerContext): Promise<void> {
+  ctx.mailer.close();
+  await ctx.database.close();
+}

@@ -1,0 +1,22 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/connect.js';
+import type { Mailer } from './integrations/smtp.js';
+import type { CallerCache, VerifiedTokens } from './services/caller-cache.js';
+
+/** What every service needs: the database, the settings, mail and a clock (tests may move time). */
+export interface ServerContext {
+  config: Config;
+  database: DatabaseHandle;
+  mailer: Mailer;
+  logger: Logger;
+  /** The HS256 key for access tokens, imported once: jose would import raw bytes again on every verification. */
+  jwtKey: CryptoKey;
+  callers: CallerCache;
+  tokens: VerifiedTokens;
+  now(): Date;
+}
+
+export function isoNow(ctx: Pick<ServerContext, 'now'>, offsetSeconds = 0): string {
+  return new Date(ctx.now().getTime() + offsetSeconds * 1000).toISOString();
+}

@@ -1,0 +1,37 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { DatabaseHandle, Engine } from './connect.js';
+import { accountsMigration } from './migrations/001-accounts.js';
+import { userSearchMigration } from './migrations/002-user-search.js';
+import { catalogueMigration } from './migrations/003-catalogue.js';
+import { healthMigration } from './migrations/004-health.js';
+
+/** One ordered list of migrations; each is written once and runs on both engines. */
+function migrationsFor(engine: Engine): Record<string, Migration> {
+  return {
+    '001-accounts': accountsMigration(engine),
+    '002-user-search': userSearchMigration(engine),
+    '003-catalogue': catalogueMigration(engine),
+    '004-health': healthMigration(),
+  };
+}
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly engine: Engine) {}
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(migrationsFor(this.engine));
+  }
+}
+
+/** Applies every pending migration; throws with the failing migration's error. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: new StaticProvider(handle.engine),
+    // Named, because without it Kysely looks for its bookkeeping tables in every schema of the database and
+    // skips creating its own when another schema (another app, a parallel test run) has them.
+    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

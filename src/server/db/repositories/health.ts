@@ -1,0 +1,164 @@
+import type { Health } from '../../../domain/catalogue.js';
+import type { HealthTransition } from '../../../domain/health.js';
+import type { HealthCheckResultsTable, HealthCheckRow, HealthChecksTable, HealthTransitionsTable } from '../schema.js';
+import type { Db } from './workspaces.js';
+
+/** DESIGN.md 5: one change of a service's health, written in the transaction that changed it. */
+export async function recordHealthTransition(
+  db: Db,
+  row: {
+    workspace_id: string;
+    service_id: string;
+    at: number;
+    health: Health;
+    source: HealthTransitionsTable['source'];
+  },
+): Promise<void> {
+  await db.insertInto('health_transitions').values(row).execute();
+}
+
+/**
+ * The transitions a report over [from, to] needs: the last one at or before `from` (the state the range starts
+ * in) and every one after it up to `to`, in time (then insertion) order. bigint comes back from node-pg as a
+ * string: converted here.
+ */
+export async function listHealthTransitions(
+  db: Db,
+  workspaceId: string,
+  serviceId: string,
+  from: number,
+  to: number,
+): Promise<HealthTransition[]> {
+  const ofService = db
+    .selectFrom('health_transitions')
+    .select(['at', 'health'])
+    .where('workspace_id', '=', workspaceId)
+    .where('service_id', '=', serviceId);
+  const [before, within] = await Promise.all([
+    ofService.where('at', '<=', from).orderBy('at', 'desc').limit(1).executeTakeFirst(),
+    ofService.where('at', '>', from).where('at', '<=', to).orderBy('at').execute(),
+  ]);
+  return [...(before ? [before] : []), ...within].map((t) => ({ at: Number(t.at), health: t.health }));
+}
+
+export function listHealthChecks(db: Db, workspaceId: string, serviceId: string): Promise<HealthCheckRow[]> {
+  return db
+    .selectFrom('health_checks')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('service_id', '=', serviceId)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+export function findHealthCheck(db: Db, workspaceId: string, id: string): Promise<HealthCheckRow | undefined> {
+  return db
+    .selectFrom('health_checks')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertHealthCheck(db: Db, row: HealthChecksTable): Promise<void> {
+  await db.insertInto('health_checks').values(row).execute();
+}
+
+export type HealthCheckPatch = Omit<HealthChecksTable, 'id' | 'workspace_id' | 'service_id' | 'created_at'>;
+
+export async function updateHealthCheck(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  patch: HealthCheckPatch,
+): Promise<void> {
+  await db
+    .updateTable('health_checks')
+    .set(patch)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export interface HealthCheckResult {
+  start: number;
+  time: number;
+  success: number;
+  status: number | null;
+  error: string | null;
+}
+
+/** Results with start in [from, to], oldest first; the newest `limit` of them when there are more. */
+export async function listHealthCheckResults(
+  db: Db,
+  workspaceId: string,
+  checkId: string,
+  from: number,
+  to: number,
+  limit: number,
+): Promise<HealthCheckResult[]> {
+  const rows = await db
+    .selectFrom('health_check_results')
+    .select(['start', 'time', 'success', 'status', 'error'])
+    .where('check_id', '=', checkId)
+    .where('workspace_id', '=', workspaceId)
+    .where('start', '>=', from)
+    .where('start', '<=', to)
+    .orderBy('start', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse().map((row) => ({ ...row, start: Number(row.start) }));
+}
+
+/**
+ * The shared runner's view (DESIGN.md 5): every enabled, unpaused check without a team runner, across all
+ * workspaces. This is the one cross-workspace read of health checks, and only the shared runner may make it.
+ */
+export function listSchedulableChecks(db: Db): Promise<HealthCheckRow[]> {
+  return db
+    .selectFrom('health_checks')
+    .selectAll()
+    .where('disabled', '=', 0)
+    .where('paused', '=', 0)
+    .where('runner_id', 'is', null)
+    .execute();
+}
+
+/** Whether the newest `limit` results of a check succeeded, newest first (the runner's failure count at load). */
+export async function listLatestOutcomes(db: Db, checkId: string, limit: number): Promise<boolean[]> {
+  const rows = await db
+    .selectFrom('health_check_results')
+    .select('success')
+    .where('check_id', '=', checkId)
+    .orderBy('start', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => Boolean(row.success));
+}
+
+/** Rows per INSERT: 7 columns each stays well under SQLite's bound-parameter limit. */
+const RESULT_INSERT_CHUNK = 500;
+
+/** Writes a batch of results, one multi-row INSERT per chunk. */
+export async function insertHealthCheckResults(db: Db, rows: HealthCheckResultsTable[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += RESULT_INSERT_CHUNK) {
+    await db
+      .insertInto('health_check_results')
+      .values(rows.slice(i, i + RESULT_INSERT_CHUNK))
+      .execute();
+  }
+}
+
+/** Of the given check ids, those that still exist (a batch for a deleted check is dropped, not retried). */
+export async function existingCheckIds(db: Db, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('health_checks').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Retention: deletes every result that started before `before` (epoch ms); returns how many. */
+export async function deleteHealthCheckResultsBefore(db: Db, before: number): Promise<number> {
+  const result = await db.deleteFrom('health_check_results').where('start', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

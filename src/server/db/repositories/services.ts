@@ -1,0 +1,268 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import { isSqlite } from '../connect.js';
+import type { Database, ServiceRow, ServicesTable } from '../schema.js';
+import { pageAndCount, type Paged } from './paging.js';
+import { escapeLike, type SearchPage } from './users.js';
+import type { Db } from './workspaces.js';
+
+/**
+ * Who reads: `userId` for the viewer's own star and team memberships; `all` for workspace admins and owners,
+ * who see owner-only services too (DESIGN.md 5).
+ */
+export interface ServiceScope {
+  userId: string;
+  all: boolean;
+}
+
+/** A service with its owner team and whether the viewer starred it (joined: one query for a page). */
+export interface ServiceListRow extends ServiceRow {
+  owner_handle: string;
+  owner_name: string;
+  owner_icon_asset_id: string | null;
+  starred_at: string | null;
+}
+
+const SERVICE_COLUMNS = [
+  'services.id',
+  'services.workspace_id',
+  'services.handle',
+  'services.name',
+  'services.description',
+  'services.icon_asset_id',
+  'services.owner_team_id',
+  'services.visibility',
+  'services.stage',
+  'services.health',
+  'services.links',
+  'services.starred_count',
+  'services.created_at',
+  'services.updated_at',
+] as const;
+
+/** DESIGN.md 5 in SQL: owner-only services only for the owning team's members (admins skip this filter). */
+function visibleTo(workspaceId: string, userId: string) {
+  return (eb: ExpressionBuilder<Database, 'services'>) =>
+    eb.or([
+      eb('services.visibility', '<>', 'owner'),
+      eb(
+        'services.owner_team_id',
+        'in',
+        eb
+          .selectFrom('team_members')
+          .select('team_members.team_id')
+          .where('team_members.workspace_id', '=', workspaceId)
+          .where('team_members.user_id', '=', userId),
+      ),
+    ]);
+}
+
+/** The services the scope may see (no joins: what a count needs). */
+function visibleServices(db: Db, workspaceId: string, scope: ServiceScope) {
+  return db
+    .selectFrom('services')
+    .where('services.workspace_id', '=', workspaceId)
+    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope.userId)));
+}
+
+type ServiceFilter = ReturnType<typeof visibleServices>;
+
+/**
+ * Each service with its owner team and the viewer's star. A cross join with its condition in the where clause:
+ * SQLite keeps that order, so a page walks the services in name order and stops at the limit (with statistics
+ * it would rather start from the teams and sort every service); PostgreSQL plans it as any inner join.
+ */
+function withOwnerAndStar(query: ServiceFilter, scope: ServiceScope) {
+  return query
+    .crossJoin('teams as owner')
+    .whereRef('owner.id', '=', 'services.owner_team_id')
+    .whereRef('owner.workspace_id', '=', 'services.workspace_id')
+    .leftJoin('stars', (join) =>
+      join.onRef('stars.service_id', '=', 'services.id').on('stars.user_id', '=', scope.userId),
+    );
+}
+
+function selectService(query: ServiceFilter, scope: ServiceScope) {
+  return withOwnerAndStar(query, scope)
+    .select(SERVICE_COLUMNS)
+    .select([
+      'owner.handle as owner_handle',
+      'owner.name as owner_name',
+      'owner.icon_asset_id as owner_icon_asset_id',
+      'stars.created_at as starred_at',
+    ]);
+}
+
+function pageOfServices(filter: ServiceFilter, scope: ServiceScope, page: SearchPage): Promise<Paged<ServiceListRow>> {
+  return pageAndCount(
+    selectService(filter, scope)
+      .orderBy('services.name')
+      .orderBy('services.handle')
+      .limit(page.limit)
+      .offset(page.cursor)
+      .execute(),
+    filter.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  );
+}
+
+/**
+ * One service by handle or id, whatever its visibility (the caller applies the domain rule, so a hidden
+ * service and a missing one answer alike). Two indexed lookups rather than one `or` that scans.
+ */
+export async function findService(
+  db: Db,
+  workspaceId: string,
+  idOrHandle: string,
+  viewerId: string,
+): Promise<ServiceListRow | undefined> {
+  const scope = { userId: viewerId, all: true };
+  const all = visibleServices(db, workspaceId, scope);
+  return (
+    (await selectService(all.where('services.handle', '=', idOrHandle), scope).executeTakeFirst()) ??
+    selectService(all.where('services.id', '=', idOrHandle), scope).executeTakeFirst()
+  );
+}
+
+export function findServiceByHandle(db: Db, workspaceId: string, handle: string) {
+  return db
+    .selectFrom('services')
+    .select(['id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('handle', '=', handle)
+    .executeTakeFirst();
+}
+
+/** Services whose name, handle or description contains `q`, as searchTeams does it, visible to the scope. */
+export function searchServices(
+  db: Db,
+  workspaceId: string,
+  scope: ServiceScope,
+  page: SearchPage,
+): Promise<Paged<ServiceListRow>> {
+  let query = visibleServices(db, workspaceId, scope);
+  const q = page.q?.trim().toLowerCase();
+  if (q) {
+    // FTS5's trigram LIKE takes no ESCAPE clause, so only plain text goes through the index.
+    if (isSqlite(db) && !/[\\%_]/.test(q)) {
+      query = query
+        .innerJoin('services_fts', (join) => join.on(sql<boolean>`services_fts.rowid = services.rowid`))
+        .where('services_fts.search_text', 'like', `%${q}%`);
+    } else {
+      query = query.where(sql<boolean>`services.search_text like ${`%${escapeLike(q)}%`} escape '\\'`);
+    }
+  }
+  return pageOfServices(query, scope, page);
+}
+
+export function listTeamServices(db: Db, workspaceId: string, teamId: string, scope: ServiceScope, page: SearchPage) {
+  return pageOfServices(
+    visibleServices(db, workspaceId, scope).where('services.owner_team_id', '=', teamId),
+    scope,
+    page,
+  );
+}
+
+/**
+ * The services `starrerId` starred that the scope may see, by name. A cross join (with its condition in the
+ * where clause) because SQLite keeps that join order: without statistics it would rather walk every service
+ * of the workspace than the user's few stars. PostgreSQL plans it as any inner join.
+ */
+export function listStarredServices(db: Db, workspaceId: string, starrerId: string, scope: ServiceScope) {
+  return db
+    .selectFrom('stars')
+    .crossJoin('services')
+    .select(['services.id', 'services.handle', 'services.name', 'services.icon_asset_id'])
+    .whereRef('services.id', '=', 'stars.service_id')
+    .where('stars.user_id', '=', starrerId)
+    .where('services.workspace_id', '=', workspaceId)
+    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope.userId)))
+    .orderBy('services.name')
+    .orderBy('services.handle')
+    .execute();
+}
+
+/**
+ * DESIGN.md 5, watched services: those of `userId`'s teams and those `userId` starred, visible to the scope,
+ * each with `userId`'s mute of it (if any). The ids come from a union of two index lookups and lead the
+ * (cross, for SQLite's join order as above) join to the services.
+ */
+export function listWatchedServices(db: Db, workspaceId: string, userId: string, scope: ServiceScope) {
+  const ofTeams = db
+    .selectFrom('services as owned')
+    .select('owned.id')
+    .where('owned.workspace_id', '=', workspaceId)
+    .where('owned.owner_team_id', 'in', (eb) =>
+      eb
+        .selectFrom('team_members')
+        .select('team_members.team_id')
+        .where('team_members.workspace_id', '=', workspaceId)
+        .where('team_members.user_id', '=', userId),
+    );
+  const starred = db.selectFrom('stars').select('stars.service_id as id').where('stars.user_id', '=', userId);
+  return db
+    .selectFrom(ofTeams.union(starred).as('watched'))
+    .crossJoin('services')
+    .leftJoin('mutes', (join) =>
+      join
+        .onRef('mutes.profile_id', '=', 'services.id')
+        .on('mutes.user_id', '=', userId)
+        .on('mutes.profile_type', '=', 'service'),
+    )
+    .select(['services.id', 'services.handle', 'services.name', 'mutes.activity', 'mutes.notifications'])
+    .whereRef('services.id', '=', 'watched.id')
+    .where('services.workspace_id', '=', workspaceId)
+    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope.userId)))
+    .orderBy('services.name')
+    .orderBy('services.handle')
+    .execute();
+}
+
+export async function insertService(db: Db, row: Omit<ServicesTable, 'search_text' | 'starred_count'>): Promise<void> {
+  await db.insertInto('services').values(row).execute();
+}
+
+export type ServicePatch = Partial<
+  Pick<
+    ServiceRow,
+    'name' | 'description' | 'links' | 'icon_asset_id' | 'owner_team_id' | 'health' | 'visibility' | 'stage'
+  >
+> & { updated_at: string };
+
+export async function updateService(db: Db, workspaceId: string, id: string, patch: ServicePatch): Promise<void> {
+  await db.updateTable('services').set(patch).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+}
+
+/**
+ * Sets a service's health only if it differs; true when this call changed it. Of two concurrent changes to
+ * the same value exactly one changes the row (PostgreSQL re-checks the condition after the row lock; SQLite
+ * runs one writer at a time), so the transition log never records a change twice or misses one.
+ */
+export async function changeServiceHealth(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  health: ServicesTable['health'],
+  updatedAt: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('services')
+    .set({ health, updated_at: updatedAt })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('health', '<>', health)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function deleteService(db: Db, workspaceId: string, id: string): Promise<void> {
+  await db.deleteFrom('services').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+}
+
+/** Moves the denormalised star count by `delta`, in the transaction that added or removed the star. */
+export async function addToStarredCount(db: Db, workspaceId: string, id: string, delta: 1 | -1): Promise<void> {
+  await db
+    .updateTable('services')
+    .set((eb) => ({ starred_count: eb('starred_count', '+', delta) }))
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}

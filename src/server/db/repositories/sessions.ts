@@ -1,0 +1,90 @@
+import type { Insertable } from 'kysely';
+import type { SessionsTable, UserRow, WorkspaceRow } from '../schema.js';
+import type { Db } from './workspaces.js';
+
+export type SessionRecord = Omit<Insertable<SessionsTable>, 'revoked_at'>;
+
+export async function insertSession(db: Db, row: SessionRecord): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({ ...row, revoked_at: null })
+    .execute();
+}
+
+/** The live session behind a cookie: not revoked, not expired. */
+export function findLiveSessionByTokenHash(db: Db, tokenHash: string, now: string) {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** The user behind a live session, in one query: the per-request check that makes revocation immediate. */
+export function findLiveSessionUser(db: Db, workspaceId: string, sessionId: string, now: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.workspace_id', '=', workspaceId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/**
+ * The caller behind a live session on the workspace named by `domain`: the user row and the workspace row,
+ * in one query (this runs on every authenticated request).
+ */
+export async function findLiveCaller(db: Db, sessionId: string, domain: string, now: string) {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .innerJoin('workspaces', 'workspaces.id', 'sessions.workspace_id')
+    .selectAll('users')
+    .select([
+      'workspaces.domain as ws_domain',
+      'workspaces.name as ws_name',
+      'workspaces.status as ws_status',
+      'workspaces.login as ws_login',
+      'workspaces.created_at as ws_created_at',
+    ])
+    .where('sessions.id', '=', sessionId)
+    .where('workspaces.domain', '=', domain)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { ws_domain, ws_name, ws_status, ws_login, ws_created_at, ...user } = row;
+  const workspace: WorkspaceRow = {
+    id: user.workspace_id,
+    domain: ws_domain,
+    name: ws_name,
+    status: ws_status,
+    login: ws_login,
+    created_at: ws_created_at,
+  };
+  return { user: user as UserRow, workspace };
+}
+
+export async function revokeSession(db: Db, id: string, now: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function revokeUserSessions(db: Db, workspaceId: string, userId: string, now: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,302 @@
+import { sql } from 'kysely';
+import type { TeamRole } from '../../../domain/catalogue.js';
+import { isSqlite } from '../connect.js';
+import type { TeamRow, TeamsTable } from '../schema.js';
+import { pageAndCount, pageWithTotal, type Paged } from './paging.js';
+import { escapeLike, type SearchPage } from './users.js';
+import type { Db } from './workspaces.js';
+
+/** A team with its parent's reference (left-joined: one query for a page of teams). */
+export interface TeamListRow extends TeamRow {
+  parent_handle: string | null;
+  parent_name: string | null;
+  parent_icon_asset_id: string | null;
+}
+
+const TEAM_COLUMNS = [
+  'teams.id',
+  'teams.workspace_id',
+  'teams.handle',
+  'teams.name',
+  'teams.description',
+  'teams.icon_asset_id',
+  'teams.parent_id',
+  'teams.created_at',
+] as const;
+
+/** The teams of a workspace (no joins: what a count needs). */
+function teamsOf(db: Db, workspaceId: string) {
+  return db.selectFrom('teams').where('teams.workspace_id', '=', workspaceId);
+}
+
+type TeamFilter = ReturnType<typeof teamsOf>;
+
+/** Each team with its parent's reference. */
+function selectTeam(query: TeamFilter) {
+  return query
+    .leftJoin('teams as parent', (join) =>
+      join.onRef('parent.id', '=', 'teams.parent_id').onRef('parent.workspace_id', '=', 'teams.workspace_id'),
+    )
+    .select(TEAM_COLUMNS)
+    .select([
+      'parent.handle as parent_handle',
+      'parent.name as parent_name',
+      'parent.icon_asset_id as parent_icon_asset_id',
+    ]);
+}
+
+/** A page of teams ordered by name, and the total. */
+function pageOfTeams(filter: TeamFilter, page: SearchPage): Promise<Paged<TeamListRow>> {
+  return pageAndCount(
+    selectTeam(filter).orderBy('teams.name').orderBy('teams.handle').limit(page.limit).offset(page.cursor).execute(),
+    filter.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  );
+}
+
+/** Paths name a team by handle; the id is accepted too. Two indexed lookups rather than one `or` that scans. */
+export async function findTeam(db: Db, workspaceId: string, idOrHandle: string): Promise<TeamListRow | undefined> {
+  return (
+    (await selectTeam(teamsOf(db, workspaceId).where('teams.handle', '=', idOrHandle)).executeTakeFirst()) ??
+    selectTeam(teamsOf(db, workspaceId).where('teams.id', '=', idOrHandle)).executeTakeFirst()
+  );
+}
+
+export function findTeamByHandle(db: Db, workspaceId: string, handle: string) {
+  return db
+    .selectFrom('teams')
+    .select(['id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('handle', '=', handle)
+    .executeTakeFirst();
+}
+
+/**
+ * Teams whose name, handle or description contains `q`. On SQLite the trigram FTS table finds the candidates
+ * (joined, so the planner starts from the index hits); on PostgreSQL pg_trgm serves the LIKE directly.
+ */
+export function searchTeams(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<TeamListRow>> {
+  let query = teamsOf(db, workspaceId);
+  const q = page.q?.trim().toLowerCase();
+  if (q) {
+    // FTS5's trigram LIKE takes no ESCAPE clause, so only plain text goes through the index.
+    if (isSqlite(db) && !/[\\%_]/.test(q)) {
+      query = query
+        .innerJoin('teams_fts', (join) => join.on(sql<boolean>`teams_fts.rowid = teams.rowid`))
+        .where('teams_fts.search_text', 'like', `%${q}%`);
+    } else {
+      query = query.where(sql<boolean>`teams.search_text like ${`%${escapeLike(q)}%`} escape '\\'`);
+    }
+  }
+  return pageOfTeams(query, page);
+}
+
+export function listSubTeams(db: Db, workspaceId: string, parentId: string, page: SearchPage) {
+  return pageOfTeams(teamsOf(db, workspaceId).where('teams.parent_id', '=', parentId), page);
+}
+
+export function listTeamsOfUser(db: Db, workspaceId: string, userId: string): Promise<TeamListRow[]> {
+  return selectTeam(
+    teamsOf(db, workspaceId)
+      .innerJoin('team_members', (join) =>
+        join.onRef('team_members.team_id', '=', 'teams.id').on('team_members.user_id', '=', userId),
+      )
+      .where('team_members.workspace_id', '=', workspaceId),
+  )
+    .orderBy('teams.name')
+    .orderBy('teams.handle')
+    .execute();
+}
+
+export async function insertTeam(db: Db, row: Omit<TeamsTable, 'search_text'>): Promise<void> {
+  await db.insertInto('teams').values(row).execute();
+}
+
+export async function updateTeam(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  patch: Partial<Pick<TeamRow, 'name' | 'description' | 'icon_asset_id'>>,
+): Promise<void> {
+  await db.updateTable('teams').set(patch).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+}
+
+export async function deleteTeam(db: Db, workspaceId: string, id: string): Promise<void> {
+  await db.deleteFrom('teams').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+}
+
+/** What keeps a team from being deleted: its services and its sub-teams (both index range counts). */
+export async function countTeamChildren(
+  db: Db,
+  workspaceId: string,
+  teamId: string,
+): Promise<{ services: number; teams: number }> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('services')
+        .select((s) => s.fn.countAll<number | string>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('owner_team_id', '=', teamId)
+        .as('services'),
+      eb
+        .selectFrom('teams')
+        .select((s) => s.fn.countAll<number | string>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('parent_id', '=', teamId)
+        .as('teams'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { services: Number(row.services), teams: Number(row.teams) };
+}
+
+// Members.
+
+/** The teams a user belongs to and their role in each (the team_members_user index). */
+export function teamRolesOfUser(db: Db, workspaceId: string, userId: string) {
+  return db
+    .selectFrom('team_members')
+    .select(['team_id', 'role'])
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export interface MemberRow {
+  id: string;
+  handle: string;
+  name: string;
+  icon_asset_id: string | null;
+  description: string | null;
+  role: TeamRole;
+}
+
+/**
+ * A team's memberships, scoped to the workspace through the users joined (not `team_members.workspace_id`:
+ * with that equality too, SQLite's planner picks the (workspace_id, user_id) index and reads the workspace's
+ * memberships instead of the team's primary-key range).
+ */
+function membersOf(db: Db, workspaceId: string, teamId: string) {
+  return db
+    .selectFrom('team_members')
+    .innerJoin('users', (join) =>
+      join.onRef('users.id', '=', 'team_members.user_id').on('users.workspace_id', '=', workspaceId),
+    )
+    .where('team_members.team_id', '=', teamId);
+}
+
+const MEMBER_COLUMNS = [
+  'users.id',
+  'users.handle',
+  'users.name',
+  'users.icon_asset_id',
+  'users.description',
+  'team_members.role',
+] as const;
+
+export async function listMembers(
+  db: Db,
+  workspaceId: string,
+  teamId: string,
+  page: SearchPage,
+): Promise<Paged<MemberRow>> {
+  const query = membersOf(db, workspaceId, teamId);
+  const rows = await query
+    .select(MEMBER_COLUMNS)
+    .select(sql<number | string>`count(*) over ()`.as('total'))
+    .orderBy('users.name')
+    .orderBy('users.handle')
+    .limit(page.limit)
+    .offset(page.cursor)
+    .execute();
+  return pageWithTotal(rows, page.cursor, async () =>
+    query
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow()
+      .then((r) => r.n),
+  );
+}
+
+export function findMember(
+  db: Db,
+  workspaceId: string,
+  teamId: string,
+  userId: string,
+): Promise<MemberRow | undefined> {
+  return membersOf(db, workspaceId, teamId).select(MEMBER_COLUMNS).where('users.id', '=', userId).executeTakeFirst();
+}
+
+export interface MemberPreview {
+  team_id: string;
+  id: string;
+  name: string;
+  icon_asset_id: string | null;
+  member_count: number | string;
+}
+
+/**
+ * The first `max` members (by name) of each of `teamIds` and each team's member count, in one query: the
+ * avatar groups of a page of teams without a query per team.
+ */
+export function memberPreviews(db: Db, workspaceId: string, teamIds: string[], max: number): Promise<MemberPreview[]> {
+  if (teamIds.length === 0) return Promise.resolve([]);
+  const ranked = db
+    .selectFrom('team_members')
+    .innerJoin('users', (join) =>
+      join.onRef('users.id', '=', 'team_members.user_id').on('users.workspace_id', '=', workspaceId),
+    )
+    .where('team_members.team_id', 'in', teamIds)
+    .select(['team_members.team_id', 'users.id', 'users.name', 'users.icon_asset_id'])
+    .select(
+      sql<number>`row_number() over (partition by team_members.team_id order by users.name, users.handle)`.as(
+        'position',
+      ),
+    )
+    .select(sql<number | string>`count(*) over (partition by team_members.team_id)`.as('member_count'));
+  return db
+    .selectFrom(ranked.as('ranked'))
+    .select(['team_id', 'id', 'name', 'icon_asset_id', 'member_count'])
+    .where('position', '<=', max)
+    .orderBy('team_id')
+    .orderBy('position')
+    .execute();
+}
+
+export async function insertMember(
+  db: Db,
+  row: { workspace_id: string; team_id: string; user_id: string; role: TeamRole; created_at: string },
+): Promise<void> {
+  await db.insertInto('team_members').values(row).execute();
+}
+
+export async function updateMemberRole(
+  db: Db,
+  workspaceId: string,
+  teamId: string,
+  userId: string,
+  role: TeamRole,
+): Promise<void> {
+  await db
+    .updateTable('team_members')
+    .set({ role })
+    .where('workspace_id', '=', workspaceId)
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function deleteMember(db: Db, workspaceId: string, teamId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('team_members')
+    .where('workspace_id', '=', workspaceId)
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function countTeamAdmins(db: Db, workspaceId: string, teamId: string): Promise<number> {
+  const row = await membersOf(db, workspaceId, teamId)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('team_members.role', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

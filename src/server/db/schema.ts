@@ -1,0 +1,223 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Kysely table types. Times are ISO-8601 UTC strings on both engines (they sort as text);
+ * booleans are 0/1 integers; binary data is a Buffer (blob / bytea).
+ */
+export interface WorkspacesTable {
+  id: string;
+  domain: string;
+  name: string;
+  status: 'active' | 'inactive' | 'suspended';
+  login: string | null;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  workspace_id: string;
+  handle: string;
+  name: string;
+  email: string;
+  password_hash: string;
+  bio: string | null;
+  profile: string | null;
+  description: string | null;
+  icon_asset_id: string | null;
+  role: 'guest' | 'member' | 'admin' | 'owner';
+  super_admin: number;
+  last_login: string | null;
+  created_at: string;
+  /** Generated: lower(name handle email), trigram-indexed for search. */
+  search_text: Generated<string>;
+}
+
+export interface SessionsTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface BetaKeysTable {
+  key: string;
+  /** null: a bootstrap key that any email may use. */
+  email: string | null;
+  created_at: string;
+  used_at: string | null;
+  workspace_id: string | null;
+}
+
+export interface InvitesTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  code_hash: string;
+  invited_by: string | null;
+  last_sent: string;
+  created_at: string;
+  accepted_at: string | null;
+}
+
+export interface PasswordResetsTable {
+  key_hash: string;
+  workspace_id: string;
+  user_id: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface AssetsTable {
+  id: string;
+  workspace_id: string;
+  content_type: string;
+  data: Buffer;
+  created_at: string;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  workspace_id: string;
+  address: string;
+  at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+/** SQLite only: the FTS5 trigram indexes over search_text (migrations 002, 003). */
+export interface FtsTable {
+  search_text: string;
+}
+
+export interface TeamsTable {
+  id: string;
+  workspace_id: string;
+  handle: string;
+  name: string;
+  description: string | null;
+  icon_asset_id: string | null;
+  parent_id: string | null;
+  created_at: string;
+  search_text: Generated<string>;
+}
+
+export interface TeamMembersTable {
+  workspace_id: string;
+  team_id: string;
+  user_id: string;
+  role: 'admin' | 'member';
+  created_at: string;
+}
+
+export interface ServicesTable {
+  id: string;
+  workspace_id: string;
+  handle: string;
+  name: string;
+  description: string | null;
+  icon_asset_id: string | null;
+  owner_team_id: string;
+  visibility: 'public' | 'workspace' | 'owner';
+  stage: 'development' | 'live' | 'eol';
+  health: 'good' | 'maintenance' | 'warning' | 'error' | 'critical';
+  /** JSON array of {name, url}. */
+  links: string;
+  starred_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  search_text: Generated<string>;
+}
+
+export interface StarsTable {
+  workspace_id: string;
+  user_id: string;
+  service_id: string;
+  created_at: string;
+}
+
+export interface MutesTable {
+  workspace_id: string;
+  user_id: string;
+  profile_type: 'service' | 'team' | 'user';
+  profile_id: string;
+  activity: number;
+  notifications: number;
+  created_at: string;
+}
+
+/** DESIGN.md 5: every change of a service's health, at `at` (epoch ms; bigint, a string from node-pg). */
+export interface HealthTransitionsTable {
+  workspace_id: string;
+  service_id: string;
+  at: number | string;
+  health: 'good' | 'maintenance' | 'warning' | 'error' | 'critical';
+  source: 'manual' | 'check' | 'notice';
+}
+
+export interface HealthChecksTable {
+  id: string;
+  workspace_id: string;
+  service_id: string;
+  name: string;
+  endpoint: string;
+  /** The runner's handle; null is the shared runner. */
+  runner_id: string | null;
+  frequency: number;
+  timeout: number;
+  allowed_failures: number;
+  importance: 'warning' | 'error' | 'critical';
+  disabled: number;
+  paused: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HealthCheckResultsTable {
+  check_id: string;
+  workspace_id: string;
+  /** Epoch ms (bigint, a string from node-pg). */
+  start: number | string;
+  /** Duration in ms. */
+  time: number;
+  success: number;
+  status: number | null;
+  error: string | null;
+}
+
+export interface Database {
+  workspaces: WorkspacesTable;
+  users: UsersTable;
+  users_fts: FtsTable;
+  teams: TeamsTable;
+  teams_fts: FtsTable;
+  team_members: TeamMembersTable;
+  services: ServicesTable;
+  services_fts: FtsTable;
+  stars: StarsTable;
+  mutes: MutesTable;
+  health_transitions: HealthTransitionsTable;
+  health_checks: HealthChecksTable;
+  health_check_results: HealthCheckResultsTable;
+  sessions: SessionsTable;
+  beta_keys: BetaKeysTable;
+  invites: InvitesTable;
+  password_resets: PasswordResetsTable;
+  assets: AssetsTable;
+  login_failures: LoginFailuresTable;
+  settings: SettingsTable;
+}
+
+export type WorkspaceRow = Selectable<WorkspacesTable>;
+export type UserRow = Omit<Selectable<UsersTable>, 'search_text'>;
+export type NewUser = Insertable<UsersTable>;
+export type UserPatch = Updateable<UsersTable>;
+export type InviteRow = Selectable<InvitesTable>;
+export type TeamRow = Omit<Selectable<TeamsTable>, 'search_text'>;
+export type ServiceRow = Omit<Selectable<ServicesTable>, 'search_text'>;
+export type HealthCheckRow = Selectable<HealthChecksTable>;

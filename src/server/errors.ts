@@ -1,0 +1,81 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { ErrorBody } from '../contract/common.js';
+
+/** An error with an honest status code and a body the client may read (DESIGN.md section 4). */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors?: Record<string, string[]>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, errors?: Record<string, string[]>) => new HttpError(400, message, errors);
+export const unauthorized = (message = 'Unauthorized') => new HttpError(401, message);
+export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
+export const notFound = (message = 'Not Found') => new HttpError(404, message);
+export const conflict = (message: string, errors?: Record<string, string[]>) => new HttpError(409, message, errors);
+
+/** One field error, in the `errors` shape. */
+export function fieldError(field: string, message: string): Record<string, string[]> {
+  return { [field]: [message] };
+}
+
+/** The shape fastify-type-provider-zod gives each issue: a JSON pointer and the zod issue's other fields. */
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  message: string;
+  params: { keys?: string[] };
+}
+
+/** Turns request-validation issues into `{ field: [message] }`, naming unknown fields. */
+function validationErrors(issues: ValidationIssue[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (errors[field || 'body'] ??= []).push(message);
+  for (const issue of issues) {
+    const base = issue.instancePath.split('/').filter(Boolean).join('.');
+    if (issue.keyword === 'unrecognized_keys' && issue.params.keys) {
+      for (const key of issue.params.keys) add(base ? `${base}.${key}` : key, 'Unknown field');
+    } else {
+      add(base, issue.message);
+    }
+  }
+  return errors;
+}
+
+export function errorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
+  let status: number;
+  let body: ErrorBody;
+  if (error instanceof HttpError) {
+    status = error.statusCode;
+    body = { message: error.message, ...(error.errors ? { errors: error.errors } : {}) };
+    if (error.headers) void reply.headers(error.headers);
+  } else if (hasZodFastifySchemaValidationErrors(error)) {
+    const errors = validationErrors(error.validation as unknown as ValidationIssue[]);
+    const [field, [first] = []] = Object.entries(errors)[0] ?? ['body', ['is invalid']];
+    status = 400;
+    body = { message: `Invalid ${error.validationContext ?? 'request'}: ${field}: ${first}`, errors };
+  } else if (isResponseSerializationError(error)) {
+    request.log.error({ err: error }, 'response did not match its schema');
+    status = 500;
+    body = { message: 'Internal Server Error' };
+  } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    status = error.statusCode;
+    body = {
+      message:
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? `Malformed JSON body: ${error.message}`
+          : error.message,
+    };
+  } else {
+    request.log.error({ err: error }, 'request failed');
+    status = 500;
+    body = { message: 'Internal Server Error' };
+  }
+  void reply.code(status).send(body);
+}

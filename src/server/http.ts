@@ -1,0 +1,77 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isAdminRole } from '../domain/roles.js';
+import { workspaceLabelOf } from './config.js';
+import type { ServerContext } from './context.js';
+import { findWorkspaceByDomain } from './db/repositories/workspaces.js';
+import type { WorkspaceRow } from './db/schema.js';
+import { badRequest, forbidden, notFound } from './errors.js';
+import { authenticateBearer, type Caller } from './services/auth.js';
+
+export const SESSION_COOKIE = 'beacon_session';
+export const WORKSPACE_NOT_FOUND = 'Workspace Not Found';
+
+/** The workspace named by the Host header, or null on the root host or an unknown label. */
+export async function workspaceOfHost(ctx: ServerContext, request: FastifyRequest): Promise<WorkspaceRow | null> {
+  const label = workspaceLabelOf(request.headers.host, ctx.config.baseDomain);
+  if (!label) return null;
+  return (await findWorkspaceByDomain(ctx.database.db, label)) ?? null;
+}
+
+export async function requireWorkspace(ctx: ServerContext, request: FastifyRequest): Promise<WorkspaceRow> {
+  const workspace = await workspaceOfHost(ctx, request);
+  if (!workspace) throw notFound(WORKSPACE_NOT_FOUND);
+  return workspace;
+}
+
+/** A body's `workspace` must name the workspace of the host it was sent to. */
+export async function requireNamedWorkspace(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  named: string,
+): Promise<WorkspaceRow> {
+  const workspace = await requireWorkspace(ctx, request);
+  if (workspace.domain !== named.toLowerCase())
+    throw badRequest('The workspace does not match this address', { workspace: ['Does not match the host'] });
+  return workspace;
+}
+
+/**
+ * The authenticated caller on this host's workspace. An unknown workspace is 404 whatever the token; an
+ * inactive workspace answers no one; a suspended one answers only its owners and admins (spec: admins still
+ * get in to fix billing).
+ */
+export async function requireCaller(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  authenticate: (domain: string) => Promise<Caller> = (domain) =>
+    authenticateBearer(ctx, domain, request.headers.authorization),
+): Promise<Caller> {
+  const label = workspaceLabelOf(request.headers.host, ctx.config.baseDomain);
+  if (!label) throw notFound(WORKSPACE_NOT_FOUND);
+  let caller: Caller;
+  try {
+    caller = await authenticate(label);
+  } catch (error) {
+    if (!(await findWorkspaceByDomain(ctx.database.db, label))) throw notFound(WORKSPACE_NOT_FOUND);
+    throw error;
+  }
+  const { workspace, user } = caller;
+  if (workspace.status === 'inactive') throw forbidden('Workspace Inactive');
+  if (workspace.status === 'suspended' && !isAdminRole(user.role)) throw forbidden('Workspace Suspended');
+  return caller;
+}
+
+export function sendPage<T>(reply: FastifyReply, items: T[], total: number): T[] {
+  void reply.header('total', String(total));
+  return items;
+}
+
+export function sessionCookieOptions(ctx: ServerContext) {
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: ctx.config.publicUrl.protocol === 'https:',
+    maxAge: ctx.config.sessionTtlSeconds,
+  };
+}

@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import type { ProfileRef, Service } from '../../contract/catalogue.js';
+import {
+  canEditService,
+  canSeeService,
+  type Health,
+  type Stage,
+  type Visibility,
+  type Viewer,
+} from '../../domain/catalogue.js';
+import { isoNow, type ServerContext } from '../context.js';
+import { deleteAsset } from '../db/repositories/assets.js';
+import { recordHealthTransition } from '../db/repositories/health.js';
+import {
+  deleteService as deleteServiceRow,
+  findService,
+  findServiceByHandle,
+  insertService,
+  listTeamServices as listTeamServiceRows,
+  searchServices as searchServiceRows,
+  updateService,
+  type ServiceListRow,
+  type ServicePatch,
+  changeServiceHealth,
+} from '../db/repositories/services.js';
+import { findTeam } from '../db/repositories/teams.js';
+import type { SearchPage } from '../db/repositories/users.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import type { Caller } from './auth.js';
+import { requireValidHandle, withFreeHandle } from './handles.js';
+import { removeIcon, replaceIcon } from './icons.js';
+import { AUTOCOMPLETE_LIMIT, findTeamOr404, teamRef } from './teams.js';
+import { assetUrl } from './users.js';
+import { serviceScope, viewerOf } from './viewer.js';
+
+export const SERVICE_NOT_FOUND = 'The service was not found';
+
+export function toService(row: ServiceListRow, viewer: Viewer): Service {
+  return {
+    id: row.id,
+    handle: row.handle,
+    name: row.name,
+    description: row.description,
+    thumbnail_url: assetUrl(row.icon_asset_id),
+    links: JSON.parse(row.links) as Service['links'],
+    visibility: row.visibility,
+    stage: row.stage,
+    health: row.health,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    starred_count: Number(row.starred_count),
+    starred: row.starred_at !== null,
+    owner: teamRef({
+      id: row.owner_team_id,
+      handle: row.owner_handle,
+      name: row.owner_name,
+      icon_asset_id: row.owner_icon_asset_id,
+    }),
+    permissions: { edit: canEditService(viewer, row.owner_team_id) },
+  };
+}
+
+export function serviceRef(row: {
+  id: string;
+  handle: string;
+  name: string;
+  icon_asset_id: string | null;
+}): ProfileRef {
+  return { id: row.id, handle: row.handle, name: row.name, thumbnail_url: assetUrl(row.icon_asset_id) };
+}
+
+/** The service if the caller may see it; a hidden service answers exactly like a missing one. */
+export async function visibleService(ctx: ServerContext, caller: Caller, idOrHandle: string) {
+  const viewer = await viewerOf(ctx, caller);
+  const row = await findService(ctx.database.db, caller.workspace.id, idOrHandle, caller.user.id);
+  if (!row || !canSeeService(viewer, { visibility: row.visibility, ownerTeamId: row.owner_team_id })) {
+    throw notFound(SERVICE_NOT_FOUND);
+  }
+  return { row, viewer };
+}
+
+/** The service if the caller may edit it: a member of its team, or a workspace admin or owner; never a guest. */
+export async function editableService(ctx: ServerContext, caller: Caller, idOrHandle: string) {
+  const found = await visibleService(ctx, caller, idOrHandle);
+  if (!canEditService(found.viewer, found.row.owner_team_id)) {
+    throw forbidden('Only members of the owning team can change this service');
+  }
+  return found;
+}
+
+export async function getService(ctx: ServerContext, caller: Caller, idOrHandle: string): Promise<Service> {
+  const { row, viewer } = await visibleService(ctx, caller, idOrHandle);
+  return toService(row, viewer);
+}
+
+/** DESIGN.md 4a: a new service is good, visible to the workspace, in development. */
+export async function createService(
+  ctx: ServerContext,
+  caller: Caller,
+  teamIdOrHandle: string,
+  input: { name: string; handle: string },
+): Promise<Service> {
+  const { workspace } = caller;
+  const team = await findTeamOr404(ctx, workspace.id, teamIdOrHandle);
+  if (!canEditService(await viewerOf(ctx, caller), team.id)) {
+    throw forbidden('Only members of the team can create its services');
+  }
+  requireValidHandle(input.handle);
+  const { db } = ctx.database;
+  const id = randomUUID();
+  const now = isoNow(ctx);
+  await withFreeHandle(
+    async () => Boolean(await findServiceByHandle(db, workspace.id, input.handle)),
+    () =>
+      insertService(db, {
+        id,
+        workspace_id: workspace.id,
+        handle: input.handle,
+        name: input.name,
+        description: null,
+        icon_asset_id: null,
+        owner_team_id: team.id,
+        visibility: 'workspace',
+        stage: 'development',
+        health: 'good',
+        links: '[]',
+        created_at: now,
+        updated_at: now,
+      }),
+  );
+  return getService(ctx, caller, id);
+}
+
+/**
+ * Writes a change and answers with the service as it now is. Read back without the visibility check: an
+ * editor who just moved an owner-only service to another team still gets the answer to their own write.
+ */
+async function applyPatch(
+  ctx: ServerContext,
+  caller: Caller,
+  found: { row: ServiceListRow; viewer: Viewer },
+  patch: Omit<ServicePatch, 'updated_at'>,
+): Promise<Service> {
+  const { db } = ctx.database;
+  const workspaceId = caller.workspace.id;
+  if (patch.health !== undefined) {
+    // DESIGN.md 5: every change of health is logged with its time, in the transaction that makes it.
+    const { health, ...rest } = patch;
+    const now = ctx.now();
+    await db.transaction().execute(async (trx) => {
+      if (Object.keys(rest).length > 0)
+        await updateService(trx, workspaceId, found.row.id, { ...rest, updated_at: now.toISOString() });
+      if (await changeServiceHealth(trx, workspaceId, found.row.id, health, now.toISOString())) {
+        await recordHealthTransition(trx, {
+          workspace_id: workspaceId,
+          service_id: found.row.id,
+          at: now.getTime(),
+          health,
+          source: 'manual',
+        });
+      }
+    });
+  } else if (Object.keys(patch).length > 0) {
+    await updateService(db, workspaceId, found.row.id, { ...patch, updated_at: isoNow(ctx) });
+  }
+  const row = await findService(db, caller.workspace.id, found.row.id, caller.user.id);
+  if (!row) throw notFound(SERVICE_NOT_FOUND);
+  return toService(row, found.viewer);
+}
+
+async function patchService(
+  ctx: ServerContext,
+  caller: Caller,
+  idOrHandle: string,
+  patch: Omit<ServicePatch, 'updated_at'>,
+): Promise<Service> {
+  return applyPatch(ctx, caller, await editableService(ctx, caller, idOrHandle), patch);
+}
+
+export function updateServiceFields(
+  ctx: ServerContext,
+  caller: Caller,
+  idOrHandle: string,
+  input: { name?: string; description?: string | null; links?: Array<{ name: string; url: string }> },
+): Promise<Service> {
+  const { links, description, ...rest } = input;
+  return patchService(ctx, caller, idOrHandle, {
+    ...rest,
+    // A blank description is no description.
+    ...(description !== undefined ? { description: description?.trim() ? description : null } : {}),
+    ...(links !== undefined ? { links: JSON.stringify(links) } : {}),
+  });
+}
+
+/** Spec 6: the owner may become any team the user can see, which is every team of the workspace. */
+export async function reparentService(
+  ctx: ServerContext,
+  caller: Caller,
+  idOrHandle: string,
+  ownerIdOrHandle: string,
+): Promise<Service> {
+  const found = await editableService(ctx, caller, idOrHandle);
+  const team = await findTeam(ctx.database.db, caller.workspace.id, ownerIdOrHandle);
+  if (!team) throw badRequest('The owner team was not found', { 'owner.id': ['Team not found'] });
+  return applyPatch(ctx, caller, found, team.id === found.row.owner_team_id ? {} : { owner_team_id: team.id });
+}
+
+export function changeService(
+  ctx: ServerContext,
+  caller: Caller,
+  idOrHandle: string,
+  change: { health: Health } | { visibility: Visibility } | { stage: Stage },
+): Promise<Service> {
+  return patchService(ctx, caller, idOrHandle, change);
+}
+
+/** Deleting a service removes its stars (cascade) and its icon. */
+export async function deleteService(ctx: ServerContext, caller: Caller, idOrHandle: string): Promise<void> {
+  const { row } = await editableService(ctx, caller, idOrHandle);
+  const workspaceId = caller.workspace.id;
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await deleteServiceRow(trx, workspaceId, row.id);
+    if (row.icon_asset_id) await deleteAsset(trx, workspaceId, row.icon_asset_id);
+  });
+}
+
+export async function setServiceIcon(ctx: ServerContext, caller: Caller, idOrHandle: string, data: Buffer) {
+  const found = await editableService(ctx, caller, idOrHandle);
+  await replaceIcon(ctx, caller.workspace.id, found.row.icon_asset_id, data, (trx, assetId) =>
+    updateService(trx, caller.workspace.id, found.row.id, { icon_asset_id: assetId, updated_at: isoNow(ctx) }),
+  );
+  return applyPatch(ctx, caller, found, {});
+}
+
+export async function clearServiceIcon(ctx: ServerContext, caller: Caller, idOrHandle: string) {
+  const found = await editableService(ctx, caller, idOrHandle);
+  await removeIcon(ctx, caller.workspace.id, found.row.icon_asset_id, (trx) =>
+    updateService(trx, caller.workspace.id, found.row.id, { icon_asset_id: null, updated_at: isoNow(ctx) }),
+  );
+  return applyPatch(ctx, caller, found, {});
+}
+
+/** The services list: visibility is applied in the query, so totals and pages never count hidden services. */
+export async function searchServices(ctx: ServerContext, caller: Caller, page: SearchPage) {
+  const viewer = await viewerOf(ctx, caller);
+  const scope = serviceScope(caller, viewer);
+  const { rows, total } = await searchServiceRows(ctx.database.db, caller.workspace.id, scope, page);
+  return { services: rows.map((row) => toService(row, viewer)), total };
+}
+
+export async function listTeamServices(ctx: ServerContext, caller: Caller, teamIdOrHandle: string, page: SearchPage) {
+  const team = await findTeamOr404(ctx, caller.workspace.id, teamIdOrHandle);
+  const viewer = await viewerOf(ctx, caller);
+  const scope = serviceScope(caller, viewer);
+  const { rows, total } = await listTeamServiceRows(ctx.database.db, caller.workspace.id, team.id, scope, page);
+  return { services: rows.map((row) => toService(row, viewer)), total };
+}
+
+export async function autocompleteServices(ctx: ServerContext, caller: Caller, q: string): Promise<ProfileRef[]> {
+  const scope = serviceScope(caller, await viewerOf(ctx, caller));
+  const page = { q, cursor: 0, limit: AUTOCOMPLETE_LIMIT };
+  const { rows } = await searchServiceRows(ctx.database.db, caller.workspace.id, scope, page);
+  return rows.map(serviceRef);
+}

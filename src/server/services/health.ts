@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  DailyHealthEntry,
+  HealthCheck,
+  HealthCheckCreate,
+  HealthCheckResult,
+  HealthCheckUpdate,
+} from '../../contract/health.js';
+import { canEditService } from '../../domain/catalogue.js';
+import { DAILY_HEALTH_MAX_DAYS, dailyHealth, utcDate, utcDayStart } from '../../domain/health.js';
+import { isoNow, type ServerContext } from '../context.js';
+import {
+  findHealthCheck,
+  insertHealthCheck,
+  listHealthCheckResults,
+  listHealthChecks as listHealthCheckRows,
+  listHealthTransitions,
+  updateHealthCheck as updateHealthCheckRow,
+} from '../db/repositories/health.js';
+import type { HealthCheckRow } from '../db/schema.js';
+import { badRequest, fieldError, forbidden, HttpError, notFound } from '../errors.js';
+import type { Caller } from './auth.js';
+import { editableService, visibleService } from './catalogue-services.js';
+
+export const HEALTH_CHECK_NOT_FOUND = 'The health check was not found';
+const MS_PER_DAY = 86_400_000;
+/** Results report: the last 24 h unless asked otherwise, at most this many results (the newest). */
+const RESULTS_DEFAULT_MS = MS_PER_DAY;
+export const RESULTS_LIMIT = 1000;
+
+export function toHealthCheck(row: HealthCheckRow, serviceHandle: string): HealthCheck {
+  return {
+    id: row.id,
+    name: row.name,
+    endpoint: row.endpoint,
+    runner: row.runner_id,
+    frequency: row.frequency,
+    allowed_failures: row.allowed_failures,
+    importance: row.importance,
+    disabled: Boolean(row.disabled),
+    paused: Boolean(row.paused),
+    timeout: row.timeout,
+    service: { handle: serviceHandle },
+  };
+}
+
+/** Query bounds as epoch ms; `from` after `to` is refused. */
+function parseRange(query: { from?: string; to?: string }, defaults: { from: (to: number) => number; to: number }) {
+  const to = query.to !== undefined ? Date.parse(query.to) : defaults.to;
+  const from = query.from !== undefined ? Date.parse(query.from) : defaults.from(to);
+  if (from > to) throw badRequest('from must not be after to', fieldError('from', 'Must not be after to'));
+  return { from, to };
+}
+
+/**
+ * DESIGN.md 4a and 5: seconds per non-good state for each UTC day from `from` to `to` (default: the later of
+ * the service's creation and 89 days before today's midnight, to now), oldest first, today included. A range
+ * over 90 days is refused. No transition means good since the service was created.
+ */
+export async function serviceHealthDaily(
+  ctx: ServerContext,
+  caller: Caller,
+  idOrHandle: string,
+  query: { from?: string; to?: string },
+): Promise<DailyHealthEntry[]> {
+  const { row } = await visibleService(ctx, caller, idOrHandle);
+  const createdAt = Date.parse(row.created_at);
+  const now = ctx.now().getTime();
+  const range = parseRange(query, {
+    to: now,
+    from: (to) => Math.max(createdAt, utcDayStart(utcDate(to)) - (DAILY_HEALTH_MAX_DAYS - 1) * MS_PER_DAY),
+  });
+  const days = (utcDayStart(utcDate(range.to)) - utcDayStart(utcDate(range.from))) / MS_PER_DAY + 1;
+  if (days > DAILY_HEALTH_MAX_DAYS) {
+    throw badRequest(
+      `The range spans more than ${DAILY_HEALTH_MAX_DAYS} days`,
+      fieldError('from', `At most ${DAILY_HEALTH_MAX_DAYS} days before to`),
+    );
+  }
+  const from = Math.max(range.from, createdAt);
+  const transitions = await listHealthTransitions(ctx.database.db, caller.workspace.id, row.id, from, range.to);
+  return dailyHealth(transitions, { from, to: range.to, initial: 'good' });
+}
+
+export async function listHealthChecks(ctx: ServerContext, caller: Caller, idOrHandle: string): Promise<HealthCheck[]> {
+  const { row } = await visibleService(ctx, caller, idOrHandle);
+  const rows = await listHealthCheckRows(ctx.database.db, caller.workspace.id, row.id);
+  return rows.map((check) => toHealthCheck(check, row.handle));
+}
+
+function checkFields(input: HealthCheckUpdate) {
+  return {
+    name: input.name,
+    endpoint: input.endpoint,
+    runner_id: input.runner ?? null,
+    frequency: input.frequency,
+    timeout: input.timeout,
+    allowed_failures: input.allowed_failures,
+    importance: input.importance,
+    disabled: input.disabled ? 1 : 0,
+    paused: input.paused ? 1 : 0,
+  };
+}
+
+/** Editors of the service (canEditService); the spec's defaults are filled in by the contract. */
+export async function createHealthCheck(
+  ctx: ServerContext,
+  caller: Caller,
+  idOrHandle: string,
+  input: HealthCheckCreate,
+): Promise<HealthCheck> {
+  const { row: service } = await editableService(ctx, caller, idOrHandle);
+  const now = isoNow(ctx);
+  const row: HealthCheckRow = {
+    id: randomUUID(),
+    workspace_id: caller.workspace.id,
+    service_id: service.id,
+    ...checkFields(input),
+    created_at: now,
+    updated_at: now,
+  };
+  await insertHealthCheck(ctx.database.db, row);
+  return toHealthCheck(row, service.handle);
+}
+
+/** The check and its service if the caller may see the service; a hidden check answers like a missing one. */
+async function visibleCheck(ctx: ServerContext, caller: Caller, id: string) {
+  const check = await findHealthCheck(ctx.database.db, caller.workspace.id, id);
+  if (!check) throw notFound(HEALTH_CHECK_NOT_FOUND);
+  try {
+    return { check, ...(await visibleService(ctx, caller, check.service_id)) };
+  } catch (error) {
+    throw error instanceof HttpError && error.statusCode === 404 ? notFound(HEALTH_CHECK_NOT_FOUND) : error;
+  }
+}
+
+/** PATCH with the full body: editors of the check's service. */
+export async function updateHealthCheck(
+  ctx: ServerContext,
+  caller: Caller,
+  id: string,
+  input: HealthCheckUpdate,
+): Promise<HealthCheck> {
+  const { check, row: service, viewer } = await visibleCheck(ctx, caller, id);
+  if (!canEditService(viewer, service.owner_team_id)) {
+    throw forbidden('Only members of the owning team can change its health checks');
+  }
+  const patch = { ...checkFields(input), updated_at: isoNow(ctx) };
+  await updateHealthCheckRow(ctx.database.db, caller.workspace.id, check.id, patch);
+  return toHealthCheck({ ...check, ...patch }, service.handle);
+}
+
+/** Results oldest first: the last 24 h by default, at most the newest 1000. Viewers of the check's service. */
+export async function healthCheckResults(
+  ctx: ServerContext,
+  caller: Caller,
+  id: string,
+  query: { from?: string; to?: string },
+): Promise<HealthCheckResult[]> {
+  const { check } = await visibleCheck(ctx, caller, id);
+  const range = parseRange(query, { to: ctx.now().getTime(), from: (to) => to - RESULTS_DEFAULT_MS });
+  const rows = await listHealthCheckResults(
+    ctx.database.db,
+    caller.workspace.id,
+    check.id,
+    range.from,
+    range.to,
+    RESULTS_LIMIT,
+  );
+  return rows.map((result) => ({
+    time: result.time,
+    start: new Date(result.start).toISOString(),
+    success: Boolean(result.success),
+    ...(result.status !== null ? { status: result.status } : {}),
+    ...(result.error !== null ? { error: result.error } : {}),
+  }));
+}

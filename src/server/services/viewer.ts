@@ -1,0 +1,60 @@
+import type { TeamRole, Viewer } from '../../domain/catalogue.js';
+import { isAdminRole } from '../../domain/roles.js';
+import type { ServerContext } from '../context.js';
+import { teamRolesOfUser } from '../db/repositories/teams.js';
+import type { ServiceScope } from '../db/repositories/services.js';
+import type { Caller } from './auth.js';
+
+interface Entry {
+  teams: ReadonlyMap<string, TeamRole>;
+  until: number;
+}
+
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Team memberships per user, kept for the caller cache's TTL so a catalogue read costs no extra query.
+ * Membership writes in this process forget the affected users at once; other processes see them within the
+ * TTL, as with the caller cache. Kept beside the context (not in it) so the context stays the same shape.
+ */
+const caches = new WeakMap<ServerContext, Map<string, Entry>>();
+
+function cacheOf(ctx: ServerContext): Map<string, Entry> {
+  let cache = caches.get(ctx);
+  if (!cache) caches.set(ctx, (cache = new Map()));
+  return cache;
+}
+
+/** Who is looking: the caller's workspace role (fresh from the caller) and their teams. */
+export async function viewerOf(ctx: ServerContext, caller: Caller): Promise<Viewer> {
+  const { workspace, user } = caller;
+  const ttl = ctx.config.authCacheTtlMs;
+  const now = ctx.now().getTime();
+  const cache = cacheOf(ctx);
+  const hit = cache.get(user.id);
+  if (hit && hit.until > now) return { role: user.role, teams: hit.teams };
+  const rows = await teamRolesOfUser(ctx.database.db, workspace.id, user.id);
+  const teams = new Map(rows.map((row) => [row.team_id, row.role] as const));
+  if (ttl > 0) {
+    cache.delete(user.id);
+    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(user.id, { teams, until: now + ttl });
+  }
+  return { role: user.role, teams };
+}
+
+/** After a write that changes `userId`'s memberships. */
+export function forgetViewer(ctx: ServerContext, userId: string): void {
+  cacheOf(ctx).delete(userId);
+}
+
+/** After a team is deleted: everyone who was in it. */
+export function forgetTeamViewers(ctx: ServerContext, teamId: string): void {
+  const cache = cacheOf(ctx);
+  for (const [userId, entry] of cache) if (entry.teams.has(teamId)) cache.delete(userId);
+}
+
+/** The viewer as list queries take it (the visibility rule runs in SQL there). */
+export function serviceScope(caller: Caller, viewer: Viewer): ServiceScope {
+  return { userId: caller.user.id, all: isAdminRole(viewer.role) };
+}

@@ -1,0 +1,392 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  authHeaders,
+  json,
+  registerWorkspace,
+  startTestServer,
+  type Member,
+  type TestServer,
+} from '../support/server.js';
+import { multipart, tinyPng } from '../support/images.js';
+
+/**
+ * Workspace A's token sent to every workspace-scoped route of workspace B must never answer with B's data or
+ * change it. Every route the app registers must appear either here or in PUBLIC_ROUTES, so new routes join
+ * this table as they are added.
+ */
+interface Probe {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  route: string;
+  url: (b: Fixture) => string;
+  payload?: (b: Fixture) => object;
+  multipart?: boolean;
+}
+
+interface Fixture {
+  owner: Member;
+  inviteId: string;
+  assetUrl: string;
+  team: { id: string; handle: string };
+  service: { id: string; handle: string };
+  checkId: string;
+}
+
+const svc = (b: Fixture) => `/api/services/${b.service.handle}`;
+const team = (b: Fixture) => `/api/teams/${b.team.handle}`;
+
+const SCOPED: Probe[] = [
+  { method: 'GET', route: '/api/search/users', url: () => '/api/search/users' },
+  { method: 'GET', route: '/api/users/:username', url: (b) => `/api/users/${b.owner.handle}` },
+  {
+    method: 'PATCH',
+    route: '/api/users/:username',
+    url: (b) => `/api/users/${b.owner.handle}`,
+    payload: () => ({ name: 'Pwned' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/users/:username/icon',
+    url: (b) => `/api/users/${b.owner.handle}/icon`,
+    multipart: true,
+  },
+  { method: 'DELETE', route: '/api/users/:username/icon', url: (b) => `/api/users/${b.owner.handle}/icon` },
+  { method: 'DELETE', route: '/api/users/:username', url: (b) => `/api/users/${b.owner.handle}` },
+  {
+    method: 'POST',
+    route: '/api/users/:userId/actions/change-role',
+    url: (b) => `/api/users/${b.owner.id}/actions/change-role`,
+    payload: () => ({ role: 'guest' }),
+  },
+  { method: 'GET', route: '/api/invites', url: () => '/api/invites' },
+  {
+    method: 'POST',
+    route: '/api/invites',
+    url: () => '/api/invites',
+    payload: () => ({ email: 'intruder@example.com' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/invites/:inviteId/actions/resend',
+    url: (b) => `/api/invites/${b.inviteId}/actions/resend`,
+  },
+  { method: 'GET', route: '/api/assets/:assetId', url: (b) => b.assetUrl },
+  // Teams.
+  { method: 'GET', route: '/api/search/teams', url: () => '/api/search/teams' },
+  { method: 'POST', route: '/api/teams', url: () => '/api/teams', payload: () => ({ name: 'X', handle: 'intruders' }) },
+  { method: 'GET', route: '/api/teams/:team', url: team },
+  { method: 'GET', route: '/api/team/:handle', url: (b) => `/api/team/${b.team.handle}` },
+  { method: 'PATCH', route: '/api/teams/:team', url: team, payload: () => ({ name: 'Pwned' }) },
+  { method: 'DELETE', route: '/api/teams/:team', url: team },
+  { method: 'POST', route: '/api/teams/:team/icon', url: (b) => `${team(b)}/icon`, multipart: true },
+  { method: 'DELETE', route: '/api/teams/:team/icon', url: (b) => `${team(b)}/icon` },
+  { method: 'GET', route: '/api/teams/:team/members', url: (b) => `${team(b)}/members` },
+  {
+    method: 'POST',
+    route: '/api/teams/:team/members',
+    url: (b) => `${team(b)}/members`,
+    payload: (b) => ({ user: { id: b.owner.id } }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/teams/:team/members/:user',
+    url: (b) => `${team(b)}/members/${b.owner.handle}`,
+    payload: () => ({ role: 'member' }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/teams/:team/members/:user',
+    url: (b) => `${team(b)}/members/${b.owner.handle}`,
+  },
+  { method: 'GET', route: '/api/teams/:team/teams', url: (b) => `${team(b)}/teams` },
+  {
+    method: 'POST',
+    route: '/api/teams/:team/teams',
+    url: (b) => `${team(b)}/teams`,
+    payload: () => ({ name: 'X', handle: 'intruders' }),
+  },
+  // Services.
+  { method: 'GET', route: '/api/search/services', url: () => '/api/search/services' },
+  { method: 'GET', route: '/api/teams/:team/services', url: (b) => `${team(b)}/services` },
+  {
+    method: 'POST',
+    route: '/api/teams/:team/services',
+    url: (b) => `${team(b)}/services`,
+    payload: () => ({ name: 'X', handle: 'intruder' }),
+  },
+  { method: 'GET', route: '/api/services/:service', url: svc },
+  { method: 'PATCH', route: '/api/services/:service', url: svc, payload: () => ({ name: 'Pwned' }) },
+  { method: 'DELETE', route: '/api/services/:service', url: svc },
+  {
+    method: 'POST',
+    route: '/api/services/:service/actions/reparent',
+    url: (b) => `${svc(b)}/actions/reparent`,
+    payload: (b) => ({ owner: { id: b.team.id } }),
+  },
+  {
+    method: 'POST',
+    route: '/api/services/:service/actions/change-health',
+    url: (b) => `${svc(b)}/actions/change-health`,
+    payload: () => ({ health: 'critical' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/services/:service/actions/change-visibility',
+    url: (b) => `${svc(b)}/actions/change-visibility`,
+    payload: () => ({ visibility: 'public' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/services/:service/actions/change-stage',
+    url: (b) => `${svc(b)}/actions/change-stage`,
+    payload: () => ({ stage: 'eol' }),
+  },
+  { method: 'POST', route: '/api/services/:service/icon', url: (b) => `${svc(b)}/icon`, multipart: true },
+  { method: 'DELETE', route: '/api/services/:service/icon', url: (b) => `${svc(b)}/icon` },
+  // Health checks and health reports.
+  { method: 'GET', route: '/api/services/:service/health-checks', url: (b) => `${svc(b)}/health-checks` },
+  {
+    method: 'POST',
+    route: '/api/services/:service/health-checks',
+    url: (b) => `${svc(b)}/health-checks`,
+    payload: () => ({ name: 'Intruder', endpoint: 'https://intruder.example' }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/health-checks/:id',
+    url: (b) => `/api/health-checks/${b.checkId}`,
+    payload: () => ({
+      name: 'Pwned',
+      endpoint: 'https://intruder.example',
+      frequency: 15,
+      timeout: 1,
+      allowed_failures: 0,
+      importance: 'critical',
+      disabled: true,
+      paused: true,
+    }),
+  },
+  {
+    method: 'GET',
+    route: '/api/services/:service/reports/service-health-daily',
+    url: (b) => `${svc(b)}/reports/service-health-daily`,
+  },
+  {
+    method: 'GET',
+    route: '/api/health-checks/:id/reports/health-check-results',
+    url: (b) => `/api/health-checks/${b.checkId}/reports/health-check-results`,
+  },
+  // Stars, mutes, watched services, a user's teams, autocomplete.
+  { method: 'GET', route: '/api/users/:username/starred', url: (b) => `/api/users/${b.owner.handle}/starred` },
+  {
+    method: 'PUT',
+    route: '/api/users/:username/starred/:service',
+    url: (b) => `/api/users/${b.owner.handle}/starred/${b.service.handle}`,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/users/:username/starred/:service',
+    url: (b) => `/api/users/${b.owner.handle}/starred/${b.service.handle}`,
+  },
+  { method: 'GET', route: '/api/users/:username/muted', url: (b) => `/api/users/${b.owner.handle}/muted` },
+  {
+    method: 'GET',
+    route: '/api/users/:username/muted/:profile',
+    url: (b) => `/api/users/${b.owner.handle}/muted/${b.service.id}`,
+  },
+  {
+    method: 'PUT',
+    route: '/api/users/:username/muted/:profile',
+    url: (b) => `/api/users/${b.owner.handle}/muted/${b.team.id}`,
+    payload: () => ({ activity: true, notifications: true }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/users/:username/muted/:profile',
+    url: (b) => `/api/users/${b.owner.handle}/muted/${b.service.id}`,
+    payload: () => ({ notifications: false }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/users/:username/muted/:profile',
+    url: (b) => `/api/users/${b.owner.handle}/muted/${b.service.id}`,
+  },
+  { method: 'GET', route: '/api/users/:username/services', url: (b) => `/api/users/${b.owner.handle}/services` },
+  { method: 'GET', route: '/api/users/:username/teams', url: (b) => `/api/users/${b.owner.handle}/teams` },
+  { method: 'GET', route: '/api/autocomplete/teams', url: () => '/api/autocomplete/teams?q=b' },
+  { method: 'GET', route: '/api/autocomplete/users', url: () => '/api/autocomplete/users?q=b' },
+  { method: 'GET', route: '/api/autocomplete/services', url: () => '/api/autocomplete/services?q=b' },
+];
+
+/** Routes that need no token: they are public or authenticate otherwise (tested in their own files). */
+const PUBLIC_ROUTES = [
+  'GET /api/healthz',
+  'GET /api/openapi.json',
+  'GET /api/workspace',
+  'POST /api/session',
+  'DELETE /api/session',
+  'POST /api/token',
+  'POST /api/register',
+  'POST /api/registration/register-workspace',
+  'POST /api/forgot-password',
+  'POST /api/reset-password',
+  'POST /api/users',
+  // The web app's pages and files (public; the app asks the API for everything else).
+  'GET /',
+  'GET /index.html',
+  'GET /*',
+];
+
+let server: TestServer;
+let a: Member;
+let b: Fixture;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  a = await registerWorkspace(server, 'alpha');
+  const bOwner = await registerWorkspace(server, 'bravo');
+  const invite = await server.app.inject({
+    method: 'POST',
+    url: '/api/invites',
+    headers: authHeaders(bOwner),
+    payload: { email: 'guest@bravo.example' },
+  });
+  const body = multipart('icon', 'x.png', 'image/png', tinyPng());
+  const icon = await server.app.inject({
+    method: 'POST',
+    url: `/api/users/${bOwner.handle}/icon`,
+    headers: { ...authHeaders(bOwner), ...body.headers },
+    payload: body.payload,
+  });
+  // A team and a service in B, starred and muted by B's owner, so every probe has something to aim at.
+  const createdTeam = await server.app.inject({
+    method: 'POST',
+    url: '/api/teams',
+    headers: authHeaders(bOwner),
+    payload: { name: 'Bravo Core', handle: 'core' },
+  });
+  const createdService = await server.app.inject({
+    method: 'POST',
+    url: '/api/teams/core/services',
+    headers: authHeaders(bOwner),
+    payload: { name: 'Bravo Gateway', handle: 'gateway' },
+  });
+  const service = json<{ id: string; handle: string }>(createdService);
+  const check = await server.app.inject({
+    method: 'POST',
+    url: '/api/services/gateway/health-checks',
+    headers: authHeaders(bOwner),
+    payload: { name: 'Gateway up', endpoint: 'https://gateway.bravo.example/health' },
+  });
+  await server.app.inject({
+    method: 'PUT',
+    url: `/api/users/${bOwner.handle}/starred/gateway`,
+    headers: authHeaders(bOwner),
+  });
+  await server.app.inject({
+    method: 'PUT',
+    url: `/api/users/${bOwner.handle}/muted/${service.id}`,
+    headers: authHeaders(bOwner),
+    payload: { activity: true, notifications: true },
+  });
+  b = {
+    owner: bOwner,
+    inviteId: json<{ id: string }>(invite).id,
+    assetUrl: json<{ thumbnail_url: string }>(icon).thumbnail_url,
+    team: json<{ id: string; handle: string }>(createdTeam),
+    service: { id: service.id, handle: service.handle },
+    checkId: json<{ id: string }>(check).id,
+  };
+});
+afterAll(() => server.close());
+
+describe('tenant isolation', () => {
+  it('covers every registered route', () => {
+    const listed = new Set([...SCOPED.map((p) => `${p.method} ${p.route}`), ...PUBLIC_ROUTES]);
+    const registered = server.app.beaconRoutes.map((r) => `${r.method} ${r.url}`);
+    expect(registered.filter((r) => !listed.has(r))).toEqual([]);
+  });
+
+  it.each(SCOPED.map((probe) => [`${probe.method} ${probe.route}`, probe] as const))(
+    '%s with a token of another workspace is refused',
+    async (_name, probe) => {
+      const upload = probe.multipart ? multipart('icon', 'x.png', 'image/png', tinyPng()) : undefined;
+      const response = await server.app.inject({
+        method: probe.method,
+        url: probe.url(b),
+        // A's token, sent to B's host.
+        headers: { ...authHeaders(a, 'bravo'), ...(upload?.headers ?? {}) },
+        ...(upload ? { payload: upload.payload } : probe.payload ? { payload: probe.payload(b) } : {}),
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.body).not.toContain(b.owner.email);
+      expect(response.body).not.toContain('bravo');
+    },
+  );
+
+  it('left workspace B unchanged', async () => {
+    const owner = json(
+      await server.app.inject({ method: 'GET', url: `/api/users/${b.owner.handle}`, headers: authHeaders(b.owner) }),
+    );
+    expect(owner).toMatchObject({ name: 'Owner of bravo', role: 'owner', thumbnail_url: b.assetUrl });
+    const invites = await server.app.inject({ method: 'GET', url: '/api/invites', headers: authHeaders(b.owner) });
+    expect(json<Array<{ email: string }>>(invites).map((i) => i.email)).toEqual(['guest@bravo.example']);
+    const read = async (url: string) =>
+      json(await server.app.inject({ method: 'GET', url, headers: authHeaders(b.owner) }));
+    expect(await read(team(b))).toMatchObject({ name: 'Bravo Core', thumbnail_url: null, member_count: 1 });
+    expect(await read(`${team(b)}/teams`)).toEqual([]);
+    expect(await read(svc(b))).toMatchObject({
+      name: 'Bravo Gateway',
+      health: 'good',
+      visibility: 'workspace',
+      stage: 'development',
+      thumbnail_url: null,
+      starred: true,
+      starred_count: 1,
+      owner: { handle: 'core' },
+    });
+    expect(await read(`/api/users/${b.owner.handle}/muted`)).toMatchObject([
+      { profile: { id: b.service.id }, activity: true, notifications: true },
+    ]);
+    expect(await read(`${svc(b)}/health-checks`)).toEqual([
+      expect.objectContaining({ id: b.checkId, name: 'Gateway up', importance: 'warning', disabled: false }),
+    ]);
+    expect(await read('/api/search/services')).toHaveLength(1);
+    expect(await read('/api/search/teams')).toHaveLength(1);
+  });
+
+  it("A's own routes never reach B's records by id either", async () => {
+    const byId = await server.app.inject({ method: 'GET', url: `/api/users/${b.owner.id}`, headers: authHeaders(a) });
+    expect(byId.statusCode).toBe(404);
+    const resend = await server.app.inject({
+      method: 'POST',
+      url: `/api/invites/${b.inviteId}/actions/resend`,
+      headers: authHeaders(a),
+    });
+    expect(resend.statusCode).toBe(404);
+    const asset = await server.app.inject({ method: 'GET', url: b.assetUrl, headers: authHeaders(a) });
+    expect(asset.statusCode).toBe(404);
+    const role = await server.app.inject({
+      method: 'POST',
+      url: `/api/users/${b.owner.id}/actions/change-role`,
+      headers: authHeaders(a),
+      payload: { role: 'guest' },
+    });
+    expect(role.statusCode).toBe(404);
+    const inject = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+      server.app.inject({ method, url, headers: authHeaders(a), ...(payload ? { payload } : {}) });
+    expect((await inject('GET', `/api/teams/${b.team.id}`)).statusCode).toBe(404);
+    expect((await inject('GET', `/api/services/${b.service.id}`)).statusCode).toBe(404);
+    expect((await inject('GET', `/api/health-checks/${b.checkId}/reports/health-check-results`)).statusCode).toBe(404);
+    expect((await inject('PUT', `/api/users/${a.handle}/starred/${b.service.id}`)).statusCode).toBe(404);
+    expect((await inject('PUT', `/api/users/${a.handle}/muted/${b.team.id}`, {})).statusCode).toBe(404);
+    // A's own service cannot be moved into B's team, nor can B's owner join A's team.
+    await inject('POST', '/api/teams', { name: 'Alpha', handle: 'alpha-team' });
+    await inject('POST', '/api/teams/alpha-team/services', { name: 'Alpha API', handle: 'alpha-api' });
+    const reparent = await inject('POST', '/api/services/alpha-api/actions/reparent', { owner: { id: b.team.id } });
+    expect(reparent.statusCode).toBe(400);
+    const join = await inject('POST', '/api/teams/alpha-team/members', { user: { id: b.owner.id } });
+    expect(join.statusCode).toBe(404);
+    const found = await inject('GET', '/api/autocomplete/services?q=gateway');
+    expect(json(found)).toEqual([]);
+  });
+});

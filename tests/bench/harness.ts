@@ -1,0 +1,296 @@
+/**
+ * What every API benchmark shares: the real app on a fresh database per engine, a bare Fastify route that
+ * serves the very bytes Beacon answered (so the ratio is the cost of Beacon's stack: plugins, zod, auth and
+ * the database), autocannon over loopback, and the table of figures against the targets.
+ *
+ * Settings: BENCH_DURATION (seconds per measured run, default 10), BENCH_ENGINES (sqlite, postgres or both,
+ * comma separated), BEACON_TEST_DATABASE_URL (PostgreSQL server). Missing a target still exits 0 (a
+ * benchmark, not a test); only a run that could not measure at all exits 1.
+ */
+import { request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import autocannon from 'autocannon';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { buildApp } from '../../src/server/app.js';
+import { closeContext, createContext } from '../../src/server/bootstrap.js';
+import { loadConfig } from '../../src/server/config.js';
+import type { ServerContext } from '../../src/server/context.js';
+import { createBetaKey } from '../../src/server/services/registration.js';
+import { freshDatabase, TEST_POSTGRES_URL, type TestEngine } from '../support/database.js';
+
+export const DURATION = positiveNumber(process.env.BENCH_DURATION, 10, 'BENCH_DURATION');
+export const WARMUP_SECONDS = 2;
+export const CONNECTIONS = 50;
+export const DOMAIN = 'bench';
+export const PASSWORD = 'Str0ng-pass';
+const TARGET_RATIO = 0.5;
+const TARGET_P99_MS = 50;
+
+export interface Endpoint {
+  name: string;
+  /** Path and query, identical for Beacon and the bare route. */
+  path: string;
+}
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+interface Row {
+  engine: TestEngine;
+  endpoint: string;
+  beacon: Measure;
+  bare: Measure;
+}
+
+export interface Seeded {
+  /** The owner's access token. */
+  token: string;
+  endpoints: Endpoint[];
+}
+
+/** Fills the fresh workspace `bench` (its owner is already registered) and names the endpoints to measure. */
+export type Seeder = (ctx: ServerContext, workspaceId: string, ownerId: string) => Promise<Endpoint[]>;
+
+function positiveNumber(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, got "${value}"`);
+  return parsed;
+}
+
+function enginesToRun(): TestEngine[] {
+  const wanted = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim().toLowerCase());
+  const engines = (['sqlite', 'postgres'] as const).filter((e) => wanted.includes(e));
+  if (engines.length === 0) throw new Error(`BENCH_ENGINES must name sqlite and/or postgres, got "${wanted}"`);
+  return engines;
+}
+
+function portOf(app: FastifyInstance): number {
+  return (app.server.address() as AddressInfo).port;
+}
+
+/** Inserts rows in batches that stay under SQLite's and PostgreSQL's bound-parameter limits. */
+export async function insertInBatches<T extends object>(
+  ctx: ServerContext,
+  table: 'users' | 'teams' | 'team_members' | 'services' | 'stars',
+  rows: T[],
+  batch = 200,
+): Promise<void> {
+  await ctx.database.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += batch) {
+      // The seed rows are typed by each bench; the table name picks the shape.
+      await trx
+        .insertInto(table)
+        .values(rows.slice(i, i + batch) as never)
+        .execute();
+    }
+  });
+}
+
+/** The owner through the real registration API (so the workspace is set up as in production), then a token. */
+async function registerAndLogIn(app: FastifyInstance, ctx: ServerContext, host: string) {
+  const ownerEmail = `owner@${DOMAIN}.example`;
+  const betaKey = await createBetaKey(ctx, ownerEmail);
+  const registered = await app.inject({
+    method: 'POST',
+    url: '/api/registration/register-workspace',
+    payload: {
+      beta_key: betaKey,
+      owner: { email: ownerEmail, name: 'Bench Owner', handle: 'bench-owner', password: PASSWORD },
+      workspace: { name: 'Bench', domain: DOMAIN },
+    },
+  });
+  if (registered.statusCode !== 201) throw new Error(`register: ${registered.statusCode} ${registered.body}`);
+  const session = await app.inject({
+    method: 'POST',
+    url: '/api/session',
+    headers: { host },
+    payload: { workspace: DOMAIN, login: ownerEmail, password: PASSWORD },
+  });
+  const cookie = session.cookies.find((c) => c.name === 'beacon_session');
+  if (session.statusCode !== 200 || !cookie) throw new Error(`login: ${session.statusCode} ${session.body}`);
+  const token = await app.inject({
+    method: 'POST',
+    url: '/api/token',
+    headers: { host },
+    cookies: { beacon_session: cookie.value },
+    payload: { grant_type: 'session', workspace: DOMAIN },
+  });
+  if (token.statusCode !== 200) throw new Error(`token: ${token.statusCode} ${token.body}`);
+  const { db } = ctx.database;
+  const workspace = await db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('domain', '=', DOMAIN)
+    .executeTakeFirstOrThrow();
+  const owner = await db.selectFrom('users').select('id').where('email', '=', ownerEmail).executeTakeFirstOrThrow();
+  return {
+    token: (token.json() as { access_token: string }).access_token,
+    workspaceId: workspace.id,
+    ownerId: owner.id,
+  };
+}
+
+/** The real response over the socket, as autocannon will see it (fetch would drop the Host header). */
+async function capture(port: number, path: string, headers: Record<string, string>) {
+  const response = await new Promise<IncomingMessage>((resolve, reject) =>
+    request({ host: '127.0.0.1', port, path, headers }, resolve).on('error', reject).end(),
+  );
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  if (response.statusCode !== 200) throw new Error(`GET ${path}: ${response.statusCode} ${body.toString()}`);
+  const total = response.headers.total;
+  return {
+    body,
+    contentType: response.headers['content-type'] ?? 'application/octet-stream',
+    total: typeof total === 'string' ? total : null,
+  };
+}
+
+async function load(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  seconds: number,
+  label: string,
+): Promise<Measure> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    headers,
+    connections: CONNECTIONS,
+    duration: seconds,
+    // The load generator gets its own thread; on the server's thread it would steal the event loop it measures.
+    workers: 1,
+  });
+  if (result.non2xx !== 0 || result.errors !== 0) {
+    console.warn(
+      `  WARNING ${label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts; figures are not meaningful`,
+    );
+  }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function measure(port: number, path: string, headers: Record<string, string>, label: string): Promise<Measure> {
+  await load(port, path, headers, WARMUP_SECONDS, `${label} warm-up`);
+  const measured = await load(port, path, headers, DURATION, label);
+  console.log(`  ${label}: ${measured.rps.toFixed(0)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms`);
+  return measured;
+}
+
+async function benchEngine(engine: TestEngine, seed: Seeder): Promise<Row[]> {
+  console.log(`\n${engine}: seeding...`);
+  const database = await freshDatabase(engine);
+  let ctx: ServerContext | undefined;
+  let app: FastifyInstance | undefined;
+  const bare = Fastify();
+  try {
+    const config = loadConfig({ ...database.env, PORT: '8080', LOG_LEVEL: 'silent' });
+    ctx = await createContext(config, pino({ level: 'silent' }));
+    app = await buildApp(ctx);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = portOf(app);
+    const host = `${DOMAIN}.localhost:${port}`;
+    const { token, workspaceId, ownerId } = await registerAndLogIn(app, ctx, host);
+    const started = Date.now();
+    const endpoints = await seed(ctx, workspaceId, ownerId);
+    // A running database has planner statistics (autovacuum on PostgreSQL, PRAGMA optimize on SQLite); a bulk
+    // seed has none until they run, and the plans without them measure nothing real.
+    await sql`analyze`.execute(ctx.database.db);
+    console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const headers = { host, authorization: `Bearer ${token}` };
+    // The bare route answers each measured URL (path and query) with the bytes Beacon gave, captured once.
+    const captured = new Map<string, { body: Buffer; contentType: string }>();
+    for (const endpoint of endpoints) {
+      const { body, contentType, total } = await capture(port, endpoint.path, headers);
+      console.log(
+        `  ${endpoint.name}: GET ${endpoint.path} -> ${body.length} bytes${total === null ? '' : `, total ${total}`}`,
+      );
+      captured.set(endpoint.path, { body, contentType });
+    }
+    bare.get('/*', (request, reply) => {
+      const hit = captured.get(request.url);
+      return hit ? reply.header('content-type', hit.contentType).send(hit.body) : reply.code(404).send();
+    });
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const rows: Row[] = [];
+    for (const endpoint of endpoints) {
+      const beacon = await measure(port, endpoint.path, headers, `${endpoint.name} beacon`);
+      const plain = await measure(portOf(bare), endpoint.path, headers, `${endpoint.name} bare`);
+      rows.push({ engine, endpoint: endpoint.name, beacon, bare: plain });
+    }
+    return rows;
+  } finally {
+    await bare.close();
+    await app?.close();
+    if (ctx) await closeContext(ctx);
+    await database.drop();
+  }
+}
+
+function printTable(rows: Row[]): void {
+  const header = [
+    'engine',
+    'endpoint',
+    'beacon req/s',
+    'beacon p50 ms',
+    'beacon p99 ms',
+    'bare req/s',
+    'bare p50 ms',
+    'bare p99 ms',
+    'ratio',
+    'result',
+  ];
+  const lines = rows.map((r) => {
+    const ratio = r.bare.rps > 0 ? r.beacon.rps / r.bare.rps : 0;
+    const pass = ratio >= TARGET_RATIO && r.beacon.p99 < TARGET_P99_MS;
+    return [
+      r.engine,
+      r.endpoint,
+      r.beacon.rps.toFixed(0),
+      r.beacon.p50.toFixed(0),
+      r.beacon.p99.toFixed(0),
+      r.bare.rps.toFixed(0),
+      r.bare.p50.toFixed(0),
+      r.bare.p99.toFixed(0),
+      ratio.toFixed(2),
+      pass ? 'PASS' : 'FAIL',
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(`\nTarget: ratio (beacon req/s / bare req/s) >= ${TARGET_RATIO} and beacon p99 < ${TARGET_P99_MS} ms`);
+  console.log(format(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const line of lines) console.log(format(line));
+}
+
+/** Runs one benchmark on every engine asked for and prints the table. */
+export async function runBench(title: string, seed: Seeder): Promise<void> {
+  const engines = enginesToRun();
+  console.log(
+    `${title}: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${DURATION} s per run; ` +
+      `node ${process.version}, ${os.cpus().length} CPUs; engines: ${engines.join(', ')}` +
+      (engines.includes('postgres') ? ` (${TEST_POSTGRES_URL.replace(/\/\/[^@]*@/, '//')})` : ''),
+  );
+  const rows: Row[] = [];
+  let failed = false;
+  for (const engine of engines) {
+    try {
+      rows.push(...(await benchEngine(engine, seed)));
+    } catch (error) {
+      // One engine failing (say, no PostgreSQL server) should not hide the other's figures.
+      failed = true;
+      console.error(`\n${engine}: benchmark could not run:`, error);
+    }
+  }
+  if (rows.length > 0) printTable(rows);
+  if (failed) process.exitCode = 1;
+}

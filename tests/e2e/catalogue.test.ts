@@ -1,0 +1,226 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiCall,
+  apiInviteAndJoin,
+  apiToken,
+  launchChromium,
+  newPage,
+  screenshot,
+  startBeacon,
+  type Beacon,
+} from './harness.js';
+
+const OWNER = { email: 'owner@demo.beacon.test', password: 'Beacon-demo-1', handle: 'demo-owner' };
+
+let beacon: Beacon;
+let browser: Browser;
+let ownerToken: string;
+let guestToken: string;
+
+beforeAll(async () => {
+  beacon = await startBeacon();
+  await beacon.cli(['demo']);
+  browser = await launchChromium();
+  ownerToken = await apiToken(beacon, 'demo', OWNER.email, OWNER.password);
+  await apiInviteAndJoin(beacon, 'demo', ownerToken, 'Max Mustermann', 'max');
+  guestToken = await apiInviteAndJoin(beacon, 'demo', ownerToken, 'Gus Guest', 'gus');
+  const guest = await apiCall(beacon, 'demo', 'POST', '/users/gus/actions/change-role', {
+    body: { role: 'guest' },
+    token: ownerToken,
+  });
+  expect(guest.status).toBe(200);
+});
+afterAll(async () => {
+  await browser?.close();
+  await beacon?.stop();
+});
+
+const url = (path: string) => `${beacon.origin('demo')}${path}`;
+
+async function logIn(page: Page, email = OWNER.email, password = OWNER.password): Promise<void> {
+  await page.goto(url('/login'));
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL(url('/'));
+}
+
+/** Picks an option of the PrimeReact dropdown labelled `label`. */
+async function choose(page: Page, label: string, option: string): Promise<void> {
+  const id = await page
+    .locator('label', { hasText: new RegExp(`^${label}$`) })
+    .first()
+    .getAttribute('for');
+  await page.locator(`#${id}`).locator('xpath=ancestor::div[contains(@class,"p-dropdown")][1]').click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+describe('the catalogue in the browser', () => {
+  it('creates a team, adds a member, creates a service from the team, changes stage and visibility, stars it, finds it, deletes it', async () => {
+    const { context, page } = await newPage(browser);
+    await logIn(page);
+
+    // A team, its handle filled from the name and checked on blur.
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('menuitem', { name: 'Team' }).click();
+    await page.waitForURL(url('/teams/new'));
+    await page.getByLabel('Name').fill('Payments Team');
+    await page.getByLabel('Name').blur();
+    await page.getByText('Service handle is available').waitFor();
+    expect(await page.getByLabel('Handle').inputValue()).toBe('payments-team');
+    await screenshot(page, 'create-team');
+    await page.getByRole('button', { name: 'Create Team' }).click();
+    await page.waitForURL(url('/teams/payments-team'));
+
+    // A member through the Add Member dialog.
+    await page.getByRole('menuitem', { name: 'Members' }).click();
+    await page.getByRole('button', { name: 'Add Member' }).click();
+    await page.getByLabel('Find user').pressSequentially('Max');
+    await page.getByRole('option', { name: /Max Mustermann/ }).click();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('Team Member Added').waitFor();
+    await page.getByRole('link', { name: 'Max Mustermann' }).waitFor();
+    await screenshot(page, 'team-members');
+
+    // A service from the team.
+    await page.getByRole('menuitem', { name: 'Services' }).click();
+    await page.getByRole('button', { name: 'Create Service' }).click();
+    await page.waitForURL(url('/teams/payments-team/services/new'));
+    await expect(page.getByLabel('Owner').count()).resolves.toBe(0);
+    await page.getByLabel('Name').fill('Checkout API');
+    await page.getByLabel('Name').blur();
+    await page.getByText('Service handle is available').waitFor();
+    await page.getByRole('button', { name: 'Create Service' }).click();
+    await page.waitForURL(url('/services/checkout-api'));
+    await page.getByRole('link', { name: 'Payments Team' }).first().waitFor();
+
+    // Stage and visibility in the settings.
+    await page.goto(url('/services/checkout-api/settings'));
+    await choose(page, 'Stage', 'Live');
+    await page.getByText('Service Stage Updated').waitFor();
+    await choose(page, 'Visibility', 'Owner team');
+    await page.getByText('Service Visibility Updated').waitFor();
+    await screenshot(page, 'service-settings');
+    const service = await apiCall(beacon, 'demo', 'GET', '/services/checkout-api', { token: ownerToken });
+    expect(service.body).toMatchObject({ stage: 'live', visibility: 'owner', owner: { handle: 'payments-team' } });
+
+    // Star it and see it on home.
+    await page.goto(url('/services/checkout-api'));
+    await page.getByRole('button', { name: 'Star Checkout API' }).click();
+    await expect(page.getByRole('button', { name: 'Star Checkout API' }).getAttribute('aria-pressed')).resolves.toBe(
+      'true',
+    );
+    await page.goto(url('/'));
+    await page.getByRole('list', { name: 'Starred services' }).getByText('Checkout API').waitFor();
+    await screenshot(page, 'home');
+
+    // The services list and its search.
+    await page.goto(url('/services'));
+    await page.getByLabel('Search services').fill('checkout');
+    await page.getByRole('article', { name: 'Checkout API' }).waitFor();
+    await page.getByLabel('Search services').fill('no-such-service');
+    await page.getByText('No services found').waitFor();
+    await screenshot(page, 'services-empty-search');
+
+    // Delete it.
+    await page.goto(url('/services/checkout-api/settings'));
+    await page.getByRole('button', { name: 'Delete Service' }).click();
+    await page.getByText('Are you sure you want to delete this service?').waitFor();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('Service Delete').waitFor();
+    await page.waitForURL(url('/services'));
+    expect((await apiCall(beacon, 'demo', 'GET', '/services/checkout-api', { token: ownerToken })).status).toBe(404);
+    await context.close();
+  });
+
+  it('gives a guest no create entries, and the API refuses a guest with 403', async () => {
+    const { context, page } = await newPage(browser);
+    await logIn(page, 'gus@demo.test', 'Str0ng-pass');
+    await expect(page.getByRole('button', { name: 'Create' }).count()).resolves.toBe(0);
+    await screenshot(page, 'guest-home');
+    const team = await apiCall(beacon, 'demo', 'POST', '/teams', {
+      body: { name: 'Guest Team', handle: 'guest-team' },
+      token: guestToken,
+    });
+    expect(team.status).toBe(403);
+    const service = await apiCall(beacon, 'demo', 'POST', '/teams/payments-team/services', {
+      body: { name: 'Nope', handle: 'nope' },
+      token: guestToken,
+    });
+    expect(service.status).toBe(403);
+    await context.close();
+  });
+
+  it('stars a service while offline; back online the server has exactly one star', async () => {
+    const created = await apiCall(beacon, 'demo', 'POST', '/teams/payments-team/services', {
+      body: { name: 'Refunds', handle: 'refunds' },
+      token: ownerToken,
+    });
+    expect(created.status).toBe(201);
+    const { context, page } = await newPage(browser);
+    await logIn(page);
+    await page.goto(url('/services/refunds'));
+    await page.getByRole('button', { name: 'Star Refunds' }).waitFor();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Star Refunds' }).click();
+    await page.getByText('1 pending').waitFor();
+    await expect(page.getByRole('button', { name: 'Star Refunds' }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await screenshot(page, 'offline-star-pending');
+    expect((await apiCall(beacon, 'demo', 'GET', '/services/refunds', { token: ownerToken })).body).toMatchObject({
+      starred_count: 0,
+    });
+    await context.setOffline(false);
+    await page.getByText('1 pending').waitFor({ state: 'detached', timeout: 20000 });
+    const after = await apiCall(beacon, 'demo', 'GET', '/services/refunds', { token: ownerToken });
+    expect(after.body).toMatchObject({ starred_count: 1, starred: true });
+    const starred = await apiCall(beacon, 'demo', 'GET', `/users/${OWNER.handle}/starred`, { token: ownerToken });
+    expect(
+      (starred.body as Array<{ profile: { handle: string } }>).filter((s) => s.profile.handle === 'refunds'),
+    ).toHaveLength(1);
+    await context.close();
+  });
+
+  it('opens services and teams seen before from the local database when offline, marked as offline', async () => {
+    const { context, page } = await newPage(browser);
+    await logIn(page);
+    await page.goto(url('/services/refunds'));
+    await page.getByRole('link', { name: 'Payments Team' }).first().waitFor();
+    await page.goto(url('/teams/payments-team'));
+    await page.getByRole('heading', { name: 'Payments Team' }).first().waitFor();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await context.setOffline(true);
+    await page.goto(url('/services/refunds'));
+    await page.getByText('Offline').first().waitFor();
+    await page.getByRole('link', { name: 'Payments Team' }).first().waitFor();
+    await screenshot(page, 'offline-service');
+    await page.goto(url('/teams/payments-team'));
+    await page.getByRole('heading', { name: 'Payments Team' }).first().waitFor();
+    await screenshot(page, 'offline-team');
+    await context.close();
+  });
+
+  it('renders the first page of the services list in under a second from a warm cache', async () => {
+    for (let i = 0; i < 40; i++) {
+      await apiCall(beacon, 'demo', 'POST', '/teams/payments-team/services', {
+        body: { name: `Service ${i}`, handle: `service-${i}` },
+        token: ownerToken,
+      });
+    }
+    const { context, page } = await newPage(browser);
+    await logIn(page);
+    await page.goto(url('/services'));
+    await page.getByRole('article').first().waitFor();
+    await page.goto(url('/'));
+    const started = Date.now();
+    await page.goto(url('/services'));
+    await page.getByRole('article').nth(35).waitFor();
+    const elapsed = Date.now() - started;
+    console.log(`services list, first page of 36 from a warm cache: ${elapsed} ms`);
+    expect(await page.getByRole('article').count()).toBe(36);
+    expect(elapsed).toBeLessThan(1000);
+    await screenshot(page, 'services-list');
+    await context.close();
+  });
+});

@@ -1,0 +1,197 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { MailCatcher } from '../support/mail-catcher.js';
+
+export const CHROMIUM = process.env.BEACON_CHROMIUM ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'screenshots');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface Beacon {
+  port: number;
+  mail: MailCatcher;
+  /** The one-time registration link the server printed on its first start. */
+  bootstrapLink: string;
+  origin(workspace?: string): string;
+  /** Runs the real `beacon` command against this server's database; resolves with its output. */
+  cli(args: string[]): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Starts Beacon as README.md says (the built app, `beacon serve`) on a fresh embedded database. */
+export async function startBeacon(extraEnv: Record<string, string> = {}): Promise<Beacon> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'beacon-e2e-'));
+  const mail = new MailCatcher();
+  const smtpUrl = await mail.start();
+  // The embedded database, whatever the calling shell has configured.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BEACON_DATA_DIR: dataDir,
+    BEACON_SMTP_URL: smtpUrl,
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  delete env.DATABASE_URL;
+  const child: ChildProcess = spawn(process.execPath, ['bin/beacon.js', 'serve'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 30_000;
+  let bootstrapLink = '';
+  while (!bootstrapLink) {
+    const match = output.match(/http:\/\/\S+\/register\?beta_code=[A-Z0-9]{6}/);
+    if (match) bootstrapLink = match[0];
+    else if (Date.now() > deadline || child.exitCode !== null) throw new Error(`Beacon did not start:\n${output}`);
+    else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    port,
+    mail,
+    bootstrapLink,
+    origin: (workspace) => `http://${workspace ? `${workspace}.` : ''}localhost:${port}`,
+    cli: (args) =>
+      new Promise((resolve, reject) => {
+        const run = spawn(process.execPath, ['bin/beacon.js', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let text = '';
+        run.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        run.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        run.on('exit', (code) =>
+          code === 0 ? resolve(text) : reject(new Error(`beacon ${args.join(' ')} failed:\n${text}`)),
+        );
+      }),
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await mail.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless, with the flags this closed network needs. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Saves a screenshot under test-results/screenshots (not committed) for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+export interface ApiAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** Calls Beacon's API from the test (setup and server-side checks), with the workspace in the Host header. */
+export function apiCall(
+  beacon: Beacon,
+  workspace: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; cookie?: string } = {},
+): Promise<ApiAnswer & { cookie?: string }> {
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: beacon.port,
+        method,
+        path: `/api${path}`,
+        headers: {
+          host: `${workspace}.localhost:${beacon.port}`,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+          ...(options.cookie ? { cookie: options.cookie } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => {
+          const setCookie = res.headers['set-cookie']?.[0]?.split(';')[0];
+          resolve({
+            status: res.statusCode ?? 0,
+            body: text ? (JSON.parse(text) as unknown) : null,
+            ...(setCookie ? { cookie: setCookie } : {}),
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** Logs in through the API and returns an access token. */
+export async function apiToken(beacon: Beacon, workspace: string, email: string, password: string): Promise<string> {
+  const session = await apiCall(beacon, workspace, 'POST', '/session', { body: { workspace, login: email, password } });
+  if (session.status !== 200 || !session.cookie) throw new Error(`login failed: ${session.status}`);
+  const token = await apiCall(beacon, workspace, 'POST', '/token', {
+    body: { grant_type: 'session', workspace },
+    cookie: session.cookie,
+  });
+  return (token.body as { access_token: string }).access_token;
+}
+
+/** Invites an email and joins through the mailed link, through the API; returns the new member's token. */
+export async function apiInviteAndJoin(
+  beacon: Beacon,
+  workspace: string,
+  inviterToken: string,
+  name: string,
+  handle: string,
+): Promise<string> {
+  const email = `${handle}@${workspace}.test`;
+  const invited = await apiCall(beacon, workspace, 'POST', '/invites', { body: { email }, token: inviterToken });
+  if (invited.status !== 201) throw new Error(`invite failed: ${invited.status}`);
+  const mail = await beacon.mail.waitFor(email);
+  const link = new URL(mail.text.match(/http\S+\/invite\/\S+/)![0]);
+  const joined = await apiCall(beacon, workspace, 'POST', '/users', {
+    body: {
+      workspace,
+      invite: { id: link.pathname.split('/').pop(), code: link.searchParams.get('code') },
+      user: { name, handle, password: 'Str0ng-pass' },
+    },
+  });
+  if (joined.status !== 201) throw new Error(`join failed: ${joined.status}`);
+  return apiToken(beacon, workspace, email, 'Str0ng-pass');
+}

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPostgresSchema, dropPostgresSchema } from '../../src/server/db/connect.js';
+
+export type TestEngine = 'sqlite' | 'postgres';
+
+export const TEST_ENGINE: TestEngine = process.env.BEACON_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+export const TEST_POSTGRES_URL = process.env.BEACON_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestDatabase {
+  /** Environment-style settings for loadConfig. */
+  env: Record<string, string>;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database for one test file: a temporary SQLite file, or a new PostgreSQL schema. */
+export async function freshDatabase(engine: TestEngine = TEST_ENGINE): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'beacon-test-'));
+  if (engine === 'sqlite') {
+    return {
+      env: { BEACON_DATA_DIR: dataDir },
+      dataDir,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  await createPostgresSchema(TEST_POSTGRES_URL, schema);
+  return {
+    env: { BEACON_DATA_DIR: dataDir, DATABASE_URL: TEST_POSTGRES_URL, BEACON_DATABASE_SCHEMA: schema },
+    dataDir,
+    drop: async () => {
+      await dropPostgresSchema(TEST_POSTGRES_URL, schema);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// @vitest-environment jsdom
+import 'fake-indexeddb/auto';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeService, makeTeam, makeUser, renderApp, resetLocalDb, stubApi, type Call } from './services-kit.js';
+
+const me = makeUser('mia');
+const core = makeTeam('core', { name: 'Core' });
+const web = makeTeam('web', { name: 'Web' });
+
+afterEach(async () => {
+  cleanup();
+  vi.unstubAllGlobals();
+  await resetLocalDb();
+});
+
+function createApi(taken: string[] = []) {
+  return stubApi(me, {
+    handler: (call: Call) => {
+      if (call.method === 'GET' && call.path === '/api/users/mia/teams') return { status: 200, body: [core, web] };
+      if (call.method === 'GET' && call.path === '/api/teams/core') return { status: 200, body: core };
+      const service = /^\/api\/services\/([^/]+)$/.exec(call.path);
+      if (call.method === 'GET' && service) {
+        return taken.includes(service[1]!)
+          ? { status: 200, body: makeService(service[1]!) }
+          : { status: 404, body: { message: 'Not Found' } };
+      }
+      const create = /^\/api\/teams\/([^/]+)\/services$/.exec(call.path);
+      if (call.method === 'POST' && create) {
+        const body = call.body as { name: string; handle: string };
+        return { status: 201, body: makeService(body.handle, { name: body.name, permissions: { edit: true } }) };
+      }
+      return undefined;
+    },
+  });
+}
+
+function createButton() {
+  return screen.getByRole('button', { name: 'Create Service' }) as HTMLButtonElement;
+}
+
+async function chooseOwner(name: string) {
+  const dropdown = screen.getByLabelText('Owner', { selector: 'input' }).closest('.p-dropdown')!;
+  // Enabled once the user's teams are in.
+  await waitFor(() => expect(dropdown.classList.contains('p-disabled')).toBe(false));
+  fireEvent.click(dropdown);
+  const listbox = await screen.findByRole('listbox', { hidden: true });
+  fireEvent.click(within(listbox).getByRole('option', { name, hidden: true }));
+}
+
+describe('create service', () => {
+  it('keeps Create Service disabled until name, handle and owner are valid, then creates and opens it', async () => {
+    const calls = createApi();
+    renderApp('/services/new');
+
+    const name = await screen.findByLabelText('Name');
+    expect(screen.getByLabelText('Handle')).toBeTruthy();
+    expect(screen.getByLabelText('Owner', { selector: 'input' })).toBeTruthy();
+    expect(createButton().disabled).toBe(true);
+
+    fireEvent.change(name, { target: { value: 'Payments API' } });
+    expect((screen.getByLabelText('Handle') as HTMLInputElement).value).toBe('payments-api');
+    // No owner yet.
+    expect(createButton().disabled).toBe(true);
+
+    // Leaving the name checks the handle filled from it: a 404 means available.
+    fireEvent.blur(name);
+    expect(await screen.findByText('Service handle is available')).toBeTruthy();
+    expect(calls.some((call) => call.method === 'GET' && call.path === '/api/services/payments-api')).toBe(true);
+
+    await chooseOwner('Web');
+    await waitFor(() => expect(createButton().disabled).toBe(false));
+
+    fireEvent.change(screen.getByLabelText('Handle'), { target: { value: 'Bad Handle!' } });
+    expect((screen.getByLabelText('Handle') as HTMLInputElement).value).toBe('badhandle');
+    fireEvent.change(screen.getByLabelText('Handle'), { target: { value: 'x' } });
+    expect(createButton().disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText('Handle'), { target: { value: 'payments-api' } });
+    await waitFor(() => expect(createButton().disabled).toBe(false));
+
+    fireEvent.click(createButton());
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/services/payments-api'));
+    expect(calls.find((call) => call.method === 'POST' && call.path !== '/api/token')).toMatchObject({
+      path: '/api/teams/web/services',
+      body: { name: 'Payments API', handle: 'payments-api' },
+    });
+  });
+
+  it('says a taken handle is taken and keeps the button disabled', async () => {
+    createApi(['payments']);
+    renderApp('/services/new');
+    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Payments' } });
+    await chooseOwner('Core');
+    fireEvent.blur(screen.getByLabelText('Handle'));
+    expect(await screen.findByText('Service handle is already taken')).toBeTruthy();
+    expect(createButton().disabled).toBe(true);
+  });
+
+  it('hides the owner select when the route names the team and creates the service in it', async () => {
+    const calls = createApi();
+    renderApp('/teams/core/services/new');
+
+    const name = await screen.findByLabelText('Name');
+    expect(screen.queryByLabelText('Owner', { selector: 'input' })).toBeNull();
+    expect(screen.queryByText('Owner')).toBeNull();
+    expect(createButton().disabled).toBe(true);
+
+    fireEvent.change(name, { target: { value: 'Search' } });
+    expect(createButton().disabled).toBe(false);
+    // The team's breadcrumb.
+    expect((await screen.findByRole('link', { name: 'Core' })).getAttribute('href')).toBe('/teams/core');
+
+    fireEvent.click(createButton());
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/services/search'));
+    expect(calls.find((call) => call.method === 'POST' && call.path !== '/api/token')).toMatchObject({
+      path: '/api/teams/core/services',
+      body: { name: 'Search', handle: 'search' },
+    });
+    expect(calls.some((call) => call.path === '/api/users/mia/teams')).toBe(false);
+  });
+});

@@ -1,0 +1,40 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { closeLocalDb, deleteLocalDb, localDbName, openLocalDb } from '../../../src/local/db.js';
+
+describe('openLocalDb', () => {
+  it('names the database after the workspace and the user, one instance per name', () => {
+    expect(localDbName('Acme', 'Ann')).toBe('beacon-acme-ann');
+    const db = openLocalDb('acme', 'ann');
+    expect(db.name).toBe('beacon-acme-ann');
+    expect(openLocalDb('acme', 'ann')).toBe(db);
+    expect(openLocalDb('acme', 'bob')).not.toBe(db);
+    expect(openLocalDb('globex', 'ann')).not.toBe(db);
+    closeLocalDb('acme', 'ann');
+    expect(openLocalDb('acme', 'ann')).not.toBe(db);
+  });
+
+  it('has the version 1 tables and keys', async () => {
+    const db = openLocalDb('acme', 'schema');
+    await db.open();
+    expect(db.verno).toBe(1);
+    const schema = Object.fromEntries(db.tables.map((t) => [t.name, t.schema.primKey.src]));
+    expect(schema).toEqual({ queries: 'key', entities: '[type+id]', drafts: 'id', outbox: '++seq' });
+    await db.entities.put({ type: 'service', id: 'payments', data: { name: 'Payments' }, updatedAt: 1 });
+    await db.entities.put({ type: 'team', id: 'payments', data: { name: 'Payments team' }, updatedAt: 1 });
+    expect(await db.entities.where('type').equals('service').count()).toBe(1);
+    expect((await db.entities.get(['team', 'payments']))?.data).toEqual({ name: 'Payments team' });
+    await deleteLocalDb('acme', 'schema');
+  });
+
+  it('keeps the data of two users apart and deletes one', async () => {
+    const ann = openLocalDb('acme', 'ann2');
+    const bob = openLocalDb('acme', 'bob2');
+    await ann.drafts.put({ id: 'd1', data: { title: 'mine' }, updatedAt: 1 });
+    expect(await bob.drafts.count()).toBe(0);
+    await deleteLocalDb('acme', 'ann2');
+    expect(await openLocalDb('acme', 'ann2').drafts.count()).toBe(0);
+    await deleteLocalDb('acme', 'ann2');
+    await deleteLocalDb('acme', 'bob2');
+  });
+});

@@ -108,9 +108,7 @@ describe('the catalogue in the browser', () => {
     // Star it and see it on home.
     await page.goto(url('/services/checkout-api'));
     await page.getByRole('button', { name: 'Star Checkout API' }).click();
-    await expect(page.getByRole('button', { name: 'Star Checkout API' }).getAttribute('aria-pressed')).resolves.toBe(
-      'true',
-    );
+    await page.getByRole('button', { name: 'Star Checkout API', pressed: true }).waitFor();
     await page.goto(url('/'));
     await page.getByRole('list', { name: 'Starred services' }).getByText('Checkout API').waitFor();
     await screenshot(page, 'home');
@@ -166,7 +164,7 @@ describe('the catalogue in the browser', () => {
     await context.setOffline(true);
     await page.getByRole('button', { name: 'Star Refunds' }).click();
     await page.getByText('1 pending').waitFor();
-    await expect(page.getByRole('button', { name: 'Star Refunds' }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await page.getByRole('button', { name: 'Star Refunds', pressed: true }).waitFor();
     await screenshot(page, 'offline-star-pending');
     expect((await apiCall(beacon, 'demo', 'GET', '/services/refunds', { token: ownerToken })).body).toMatchObject({
       starred_count: 0,
@@ -212,12 +210,17 @@ describe('the catalogue in the browser', () => {
     await logIn(page);
     await page.goto(url('/services'));
     await page.getByRole('article').first().waitFor();
-    await page.goto(url('/'));
-    const started = Date.now();
-    await page.goto(url('/services'));
-    await page.getByRole('article').nth(35).waitFor();
-    const elapsed = Date.now() - started;
-    console.log(`services list, first page of 36 from a warm cache: ${elapsed} ms`);
+    // The median of three navigations, so one slow moment of a busy CI machine does not decide it.
+    const timings: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      await page.goto(url('/'));
+      const started = Date.now();
+      await page.goto(url('/services'));
+      await page.getByRole('article').nth(35).waitFor();
+      timings.push(Date.now() - started);
+    }
+    const elapsed = [...timings].sort((a, b) => a - b)[1]!;
+    console.log(`services list, first page of 36 from a warm cache: median ${elapsed} ms of ${timings.join(', ')}`);
     expect(await page.getByRole('article').count()).toBe(36);
     expect(elapsed).toBeLessThan(1000);
     await screenshot(page, 'services-list');

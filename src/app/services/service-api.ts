@@ -113,6 +113,19 @@ export function editCachedService(data: unknown, handle: string, edit: (service:
   return data;
 }
 
+/**
+ * Stops the fetches in flight of every query holding the service, so an answer read before an optimistic edit
+ * cannot land after it and undo it (they fetch again when next stale).
+ */
+export async function cancelServiceFetches(queryClient: QueryClient, handle: string): Promise<void> {
+  await queryClient.cancelQueries({
+    predicate: (query) =>
+      query.state.fetchStatus === 'fetching' &&
+      query.state.data !== undefined &&
+      editCachedService(query.state.data, handle, (service) => ({ ...service })) !== query.state.data,
+  });
+}
+
 /** Edits every cached copy of a service, in whichever query holds it. */
 export function editServiceEverywhere(
   queryClient: QueryClient,

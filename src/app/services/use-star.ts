@@ -7,7 +7,7 @@ import { toggleStar } from '../../domain/catalogue.js';
 import type { LocalDb, OutboxEntry } from '../../local/db.js';
 import { useAuth } from '../auth/auth-context.js';
 import { useLocal } from '../local/local-provider.js';
-import { editServiceEverywhere, serviceRef, type StarredItem } from './service-api.js';
+import { cancelServiceFetches, editServiceEverywhere, serviceRef, type StarredItem } from './service-api.js';
 
 /** What the star toggle needs of a service. */
 export type StarTarget = Pick<Service, 'id' | 'handle' | 'name' | 'thumbnail_url' | 'starred' | 'starred_count'>;
@@ -188,6 +188,10 @@ export function useStar(): { toggle(service: StarTarget): Promise<void> } {
       const starred = !service.starred;
       const method = service.starred ? 'DELETE' : 'PUT';
       const path = starPath(username, service.handle);
+      await Promise.all([
+        cancelServiceFetches(queryClient, service.handle),
+        queryClient.cancelQueries({ queryKey: ['user', username, 'starred'] }),
+      ]);
       applyStar(queryClient, username, service, starred);
       try {
         if (local) {

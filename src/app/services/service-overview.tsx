@@ -3,6 +3,8 @@ import { Link } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
 import { stageLabel, visibilityLabel } from '../../domain/catalogue.js';
 import { ProfileAvatar } from '../components/avatar.js';
+import { LatestIncidentCard } from './latest-incident-card.js';
+import { OverallHealthCard } from './overall-health-card.js';
 import { HealthStatus, StarButton } from './service-card.js';
 
 /**
@@ -11,42 +13,46 @@ import { HealthStatus, StarButton } from './service-card.js';
  */
 export function ServiceOverview({ service }: { service: Service }) {
   return (
-    <Card>
-      <div className="flex align-items-start gap-3 mb-3">
-        <ProfileAvatar name={service.name} url={service.thumbnail_url} size="xlarge" />
-        <div className="flex-1" style={{ minWidth: 0 }}>
-          <h1 className="text-2xl font-semibold m-0">{service.name}</h1>
-          <div className="text-600">{service.handle}</div>
-          {service.description && (
-            <p className="mt-2 mb-0 text-700" style={{ whiteSpace: 'pre-line' }}>
-              {service.description}
-            </p>
-          )}
+    <div className="flex flex-column gap-3">
+      <Card>
+        <div className="flex align-items-start gap-3 mb-3">
+          <ProfileAvatar name={service.name} url={service.thumbnail_url} size="xlarge" />
+          <div className="flex-1" style={{ minWidth: 0 }}>
+            <h1 className="text-2xl font-semibold m-0">{service.name}</h1>
+            <div className="text-600">{service.handle}</div>
+            {service.description && (
+              <p className="mt-2 mb-0 text-700" style={{ whiteSpace: 'pre-line' }}>
+                {service.description}
+              </p>
+            )}
+          </div>
+          <StarButton service={service} />
         </div>
-        <StarButton service={service} />
-      </div>
-      <dl className="grid m-0">
-        <div className="col-12 sm:col-6 lg:col-3">
-          <dt className="text-600 text-sm">Owner</dt>
-          <dd className="m-0 mt-1">
-            <Link to={`/teams/${encodeURIComponent(service.owner.handle)}`}>{service.owner.name}</Link>
-          </dd>
-        </div>
-        <div className="col-12 sm:col-6 lg:col-3">
-          <dt className="text-600 text-sm">Visibility</dt>
-          <dd className="m-0 mt-1">{visibilityLabel(service.visibility)}</dd>
-        </div>
-        <div className="col-12 sm:col-6 lg:col-3">
-          <dt className="text-600 text-sm">Stage</dt>
-          <dd className="m-0 mt-1">{stageLabel(service.stage)}</dd>
-        </div>
-        <div className="col-12 sm:col-6 lg:col-3">
-          <dt className="text-600 text-sm">Health</dt>
-          <dd className="m-0 mt-1">
-            <HealthStatus health={service.health} />
-          </dd>
-        </div>
-      </dl>
-    </Card>
+        <dl className="grid m-0">
+          <div className="col-12 sm:col-6 lg:col-3">
+            <dt className="text-600 text-sm">Owner</dt>
+            <dd className="m-0 mt-1">
+              <Link to={`/teams/${encodeURIComponent(service.owner.handle)}`}>{service.owner.name}</Link>
+            </dd>
+          </div>
+          <div className="col-12 sm:col-6 lg:col-3">
+            <dt className="text-600 text-sm">Visibility</dt>
+            <dd className="m-0 mt-1">{visibilityLabel(service.visibility)}</dd>
+          </div>
+          <div className="col-12 sm:col-6 lg:col-3">
+            <dt className="text-600 text-sm">Stage</dt>
+            <dd className="m-0 mt-1">{stageLabel(service.stage)}</dd>
+          </div>
+          <div className="col-12 sm:col-6 lg:col-3">
+            <dt className="text-600 text-sm">Health</dt>
+            <dd className="m-0 mt-1">
+              <HealthStatus health={service.health} />
+            </dd>
+          </div>
+        </dl>
+      </Card>
+      <LatestIncidentCard service={service} />
+      <OverallHealthCard service={service} />
+    </div>
   );
 }

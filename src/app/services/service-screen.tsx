@@ -4,6 +4,8 @@ import type { Service } from '../../contract/catalogue.js';
 import { useAuth } from '../auth/auth-context.js';
 import { MessageCard, NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
+import { HealthChecksScreen } from './health-checks-screen.js';
+import { NoticesScreen } from './notices-screen.js';
 import { getServiceQueryOptions, replaceService } from './service-api.js';
 import { ServiceOverview } from './service-overview.js';
 import { ServiceSettings } from './service-settings.js';
@@ -21,10 +23,12 @@ export interface ServiceTab {
   exact?: boolean;
 }
 
-/** The tabs of this issue: Overview, and Settings for editors (spec 6: team.is_member). */
+/** The side menu: everyone sees the overview, health checks and notices; editors (spec 6) the settings. */
 export function serviceTabs(service: Pick<Service, 'permissions'>): ServiceTab[] {
   return [
     { label: 'Overview', icon: 'pi pi-home', path: '', display: true, exact: true },
+    { label: 'Health Checks', icon: 'pi pi-heart', path: 'health-checks', display: true },
+    { label: 'Notices', icon: 'pi pi-megaphone', path: 'notices', display: true },
     { label: 'Settings', icon: 'pi pi-cog', path: 'settings', display: service.permissions.edit },
   ];
 }
@@ -104,6 +108,8 @@ export default function ServiceScreen() {
       <div className="col-12 md:col-9">
         <Routes>
           <Route index element={<ServiceOverview service={service} />} />
+          <Route path="health-checks" element={<HealthChecksScreen service={service} />} />
+          <Route path="notices" element={<NoticesScreen service={service} />} />
           {service.permissions.edit && (
             <Route path="settings" element={<ServiceSettings service={service} onUpdated={onUpdated} />} />
           )}

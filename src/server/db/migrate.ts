@@ -4,6 +4,7 @@ import { accountsMigration } from './migrations/001-accounts.js';
 import { userSearchMigration } from './migrations/002-user-search.js';
 import { catalogueMigration } from './migrations/003-catalogue.js';
 import { healthMigration } from './migrations/004-health.js';
+import { noticesMigration } from './migrations/005-notices.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -12,6 +13,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '002-user-search': userSearchMigration(engine),
     '003-catalogue': catalogueMigration(engine),
     '004-health': healthMigration(),
+    '005-notices': noticesMigration(),
   };
 }
 

@@ -176,6 +176,51 @@ export interface HealthChecksTable {
   paused: number;
   created_at: string;
   updated_at: string;
+  /** 1 while more than allowed_failures runs in a row failed (written by whichever runner ran it). */
+  failing: Generated<number>;
+  /** The shared-runner process holding the check, and until when (epoch ms); see jobs/shared-runner.ts. */
+  lease_owner: string | null;
+  lease_until: number | string | null;
+}
+
+export interface SharedRunnersTable {
+  id: string;
+  /** Epoch ms of its latest heartbeat. */
+  seen_at: number | string;
+}
+
+export interface NoticesTable {
+  id: string;
+  workspace_id: string;
+  service_id: string;
+  type: 'incident' | 'maintenance';
+  title: string;
+  status: string;
+  open: number;
+  health: 'good' | 'maintenance' | 'warning' | 'error' | 'critical' | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NoticeHistoryTable {
+  notice_id: string;
+  seq: number;
+  status: string;
+  message: string;
+  time: string;
+}
+
+/** Something that happened to a profile (a service, team or user): the feeds and notifications read these. */
+export interface EventsTable {
+  id: string;
+  workspace_id: string;
+  profile_type: 'service' | 'team' | 'user';
+  profile_id: string;
+  type: string;
+  actor_id: string | null;
+  /** JSON. */
+  data: string;
+  created_at: string;
 }
 
 export interface HealthCheckResultsTable {
@@ -204,6 +249,10 @@ export interface Database {
   health_transitions: HealthTransitionsTable;
   health_checks: HealthChecksTable;
   health_check_results: HealthCheckResultsTable;
+  shared_runners: SharedRunnersTable;
+  notices: NoticesTable;
+  notice_history: NoticeHistoryTable;
+  events: EventsTable;
   sessions: SessionsTable;
   beta_keys: BetaKeysTable;
   invites: InvitesTable;

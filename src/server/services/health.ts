@@ -118,6 +118,9 @@ export async function createHealthCheck(
     ...checkFields(input),
     created_at: now,
     updated_at: now,
+    failing: 0,
+    lease_owner: null,
+    lease_until: null,
   };
   await insertHealthCheck(ctx.database.db, row);
   return toHealthCheck(row, service.handle);

@@ -1,3 +1,4 @@
+import type { Insertable, Updateable } from 'kysely';
 import type { Health } from '../../../domain/catalogue.js';
 import type { HealthTransition } from '../../../domain/health.js';
 import type { HealthCheckResultsTable, HealthCheckRow, HealthChecksTable, HealthTransitionsTable } from '../schema.js';
@@ -61,11 +62,14 @@ export function findHealthCheck(db: Db, workspaceId: string, id: string): Promis
     .executeTakeFirst();
 }
 
-export async function insertHealthCheck(db: Db, row: HealthChecksTable): Promise<void> {
+export async function insertHealthCheck(db: Db, row: Insertable<HealthChecksTable>): Promise<void> {
   await db.insertInto('health_checks').values(row).execute();
 }
 
-export type HealthCheckPatch = Omit<HealthChecksTable, 'id' | 'workspace_id' | 'service_id' | 'created_at'>;
+export type HealthCheckPatch = Omit<
+  Updateable<HealthChecksTable>,
+  'id' | 'workspace_id' | 'service_id' | 'created_at' | 'failing' | 'lease_owner' | 'lease_until'
+>;
 
 export async function updateHealthCheck(
   db: Db,

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { INCIDENT_STATUSES, MAINTENANCE_STATUSES, NOTICE_TYPES } from '../domain/notices.js';
+import { health } from './catalogue.js';
+
+/**
+ * Notices: incidents and maintenance (spec/catalogue.md sections 3, 4, 5 and 7; DESIGN.md 4a). Status values are
+ * checked against the notice's type by the server (domain/notices.ts).
+ */
+
+export const noticeType = z.enum(NOTICE_TYPES);
+export const noticeStatus = z.enum([...INCIDENT_STATUSES, ...MAINTENANCE_STATUSES]);
+
+const message = z.string().trim().min(1).max(10_000);
+
+export const noticeHistoryEntry = z
+  .object({ message: z.string(), status: noticeStatus, time: z.string().describe('ISO time') })
+  .meta({ id: 'NoticeHistoryEntry' });
+export type NoticeHistoryEntry = z.infer<typeof noticeHistoryEntry>;
+
+export const notice = z
+  .object({
+    id: z.string(),
+    type: noticeType,
+    title: z.string(),
+    status: noticeStatus,
+    /** The latest message (the newest history entry's). */
+    message: z.string(),
+    /** The service health this notice last set, if it set one. */
+    health: health.nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    /** Oldest first: the message and status of the creation, then of every update. */
+    history: z.array(noticeHistoryEntry),
+    service: z.object({ id: z.string(), handle: z.string(), name: z.string() }),
+  })
+  .meta({ id: 'Notice' });
+export type Notice = z.infer<typeof notice>;
+
+/**
+ * Spec section 7: the app sends `service {id: handle}`, type, title, status and message; `health` (DESIGN.md
+ * 4a) is applied to the service in the same transaction. A left-out status takes the type's default.
+ */
+export const noticeCreate = z.strictObject({
+  service: z.strictObject({ id: z.string().min(1).max(64) }).optional(),
+  type: noticeType,
+  title: z.string().trim().min(1).max(200),
+  status: noticeStatus.optional(),
+  message,
+  health: health.optional(),
+});
+export type NoticeCreate = z.infer<typeof noticeCreate>;
+
+/** Spec section 4: type and title are fixed once a notice exists; only status and message change. */
+export const noticeUpdate = z.strictObject({
+  status: noticeStatus,
+  message,
+  health: health.optional(),
+});
+export type NoticeUpdate = z.infer<typeof noticeUpdate>;
+
+/** `type` and `status` comma lists (spec section 7), e.g. `type=incident,maintenance&status=open`. */
+export const noticeQuery = z.strictObject({
+  type: z.string().max(100).optional(),
+  status: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(100),
+  cursor: z.coerce.number().int().min(0).default(0),
+});
+
+export const noticeParams = z.strictObject({ id: z.string().min(1).max(64) });

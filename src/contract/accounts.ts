@@ -41,11 +41,25 @@ export const sessionCreate = z.strictObject({ workspace: workspaceLabel, login: 
 export const sessionCreated = z.object({ workspace: z.string(), handle: z.string() });
 export const sessionDelete = z.strictObject({ workspace: workspaceLabel.optional() });
 
-export const tokenRequest = z.strictObject({ grant_type: z.literal('session'), workspace: workspaceLabel });
+export const sessionTokenRequest = z.strictObject({ grant_type: z.literal('session'), workspace: workspaceLabel });
+/**
+ * OAuth 2.0 client credentials (JSON or form-encoded; the id and secret may come as HTTP Basic instead). `scope`
+ * (space-separated) narrows the token to some of the client's scopes; the workspace is the host's.
+ */
+export const clientTokenRequest = z.strictObject({
+  grant_type: z.literal('client_credentials'),
+  client_id: z.string().min(1).max(200).optional(),
+  client_secret: z.string().min(1).max(200).optional(),
+  scope: z.string().max(2000).optional(),
+  workspace: workspaceLabel.optional(),
+});
+export const tokenRequest = z.discriminatedUnion('grant_type', [sessionTokenRequest, clientTokenRequest]);
 export const tokenResponse = z.object({
   access_token: z.string(),
   token_type: z.literal('Bearer'),
   expires_in: z.number().int(),
+  /** Client tokens: the scopes granted, space-separated. */
+  scope: z.string().optional(),
 });
 
 export const betaCheck = z.strictObject({ beta_key: z.string().min(1).max(64), email });

@@ -209,3 +209,76 @@ export function worstHealth(...healths: Health[]): Health {
   for (const health of healths) if (healthRank(health) > healthRank(worst)) worst = health;
   return worst;
 }
+
+// ---- rollups for the app (computed in the Comlink worker, DESIGN.md 6) ----
+
+const MS_PER_DAY = SECONDS_PER_DAY * MS_PER_SECOND;
+
+/**
+ * Where a service's daily-health report starts (spec section 7): the later of its creation and the first of the
+ * last 90 UTC days, today being the last. The day start keeps the range within the 90 days the server accepts,
+ * and keeps the value the same all day (one cache entry per day). An unreadable creation time is ignored.
+ */
+export function dailyHealthReportFrom(createdAt: number, now: number): number {
+  const earliest = utcDayStart(utcDate(now)) - (DAILY_HEALTH_MAX_DAYS - 1) * MS_PER_DAY;
+  return Number.isFinite(createdAt) ? Math.max(createdAt, earliest) : earliest;
+}
+
+/** Uptime as shown: two decimals and a percent sign ('99.95%'). */
+export function formatUptime(percent: number): string {
+  return `${percent.toFixed(2)}%`;
+}
+
+/** One day of a daily-health report as the bars show it: its status (spec 4) and messages. */
+export interface DayRollup {
+  date: string;
+  status: Health;
+  messages: string[];
+}
+
+export interface DailyHealthRollup {
+  /** Percent, two decimals (see `uptime`). */
+  uptime: number;
+  days: DayRollup[];
+}
+
+/**
+ * A daily-health report rolled up for display: the uptime (today weighed by what has passed of it when `now` is
+ * given) and each day's status and messages, in the report's order.
+ */
+export function rollupDailyHealth(days: readonly DailyHealth[], now?: number): DailyHealthRollup {
+  return {
+    uptime: uptime(days, now),
+    days: days.map((day) => ({ date: day.date, status: statusOfDay(day), messages: dayMessages(day) })),
+  };
+}
+
+/** What a health check's results add up to: how many, how many failed, and the mean response time in ms. */
+export interface CheckResultsSummary {
+  count: number;
+  failures: number;
+  /** Rounded to whole ms; null with no results. */
+  meanMs: number | null;
+}
+
+export function summariseCheckResults(results: ReadonlyArray<{ time: number; success: boolean }>): CheckResultsSummary {
+  let failures = 0;
+  let total = 0;
+  for (const result of results) {
+    if (!result.success) failures++;
+    total += result.time;
+  }
+  return { count: results.length, failures, meanMs: results.length > 0 ? Math.round(total / results.length) : null };
+}
+
+/** A failing check raises its service to its importance (DESIGN.md 5). */
+export const IMPORTANCES = ['warning', 'error', 'critical'] as const;
+export type Importance = (typeof IMPORTANCES)[number];
+
+/** Spec sections 3, 5 and 9 (DESIGN.md 5: frequency and timeout in seconds); the upper bounds are the API's. */
+export const HEALTH_CHECK_DEFAULTS = { frequency: 15, timeout: 1, allowed_failures: 0, importance: 'warning' } as const;
+export const HEALTH_CHECK_BOUNDS = {
+  frequency: { min: 1, max: 86_400 },
+  timeout: { min: 1, max: 15 },
+  allowed_failures: { min: 0, max: 1000 },
+} as const;

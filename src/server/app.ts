@@ -5,14 +5,18 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { RouteScope } from '../domain/scopes.js';
 import type { ServerContext } from './context.js';
 import { errorHandler } from './errors.js';
 import { assetRoutes } from './routes/assets.js';
+import { clientRoutes } from './routes/clients.js';
 import { healthRoutes } from './routes/health.js';
+import { noticeRoutes } from './routes/notices.js';
 import { inviteRoutes } from './routes/invites.js';
 import { passwordRoutes } from './routes/passwords.js';
 import { registrationRoutes } from './routes/registration.js';
 import { registerWebApp } from './routes/web.js';
+import { runnerRoutes } from './routes/runners.js';
 import { serviceRoutes } from './routes/services.js';
 import { sessionRoutes } from './routes/session.js';
 import { starRoutes } from './routes/stars.js';
@@ -24,6 +28,8 @@ import { workspaceRoutes } from './routes/workspace.js';
 export interface RouteEntry {
   method: string;
   url: string;
+  /** The route's decision for API clients (undefined: none made; see http.ts). */
+  scope?: RouteScope | undefined;
 }
 
 declare module 'fastify' {
@@ -61,7 +67,10 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   app.decorate('beaconRoutes', routes);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: route.url });
+    const scope = route.config?.scope;
+    for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: route.url, scope });
+    // The OpenAPI document names the scope an API client needs.
+    if (scope) route.schema = { ...route.schema, security: [{ bearer: [scope] }] };
   });
 
   const https = ctx.config.publicUrl.protocol === 'https:';
@@ -101,7 +110,10 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       await api.register(teamRoutes(ctx));
       await api.register(serviceRoutes(ctx));
       await api.register(healthRoutes(ctx));
+      await api.register(noticeRoutes(ctx));
       await api.register(starRoutes(ctx));
+      await api.register(clientRoutes(ctx));
+      await api.register(runnerRoutes(ctx));
     },
     { prefix: '/api' },
   );

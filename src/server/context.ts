@@ -15,6 +15,8 @@ export interface ServerContext {
   callers: CallerCache;
   tokens: VerifiedTokens;
   now(): Date;
+  /** Set while this process runs the shared runner: reloads the checks at once after an API change. */
+  refreshChecks?: () => void;
 }
 
 export function isoNow(ctx: Pick<ServerContext, 'now'>, offsetSeconds = 0): string {

@@ -1,11 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isAdminRole } from '../domain/roles.js';
+import { CLIENTS_NOT_ALLOWED, INSUFFICIENT_SCOPE, type RouteScope } from '../domain/scopes.js';
 import { workspaceLabelOf } from './config.js';
 import type { ServerContext } from './context.js';
 import { findWorkspaceByDomain } from './db/repositories/workspaces.js';
 import type { WorkspaceRow } from './db/schema.js';
 import { badRequest, forbidden, notFound } from './errors.js';
 import { authenticateBearer, type Caller } from './services/auth.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * What an API client needs to call this route: a scope, or null when only users may (DESIGN.md 4). Every
+     * authenticated route decides (tests/api/scopes.test.ts); one that does not refuses clients.
+     */
+    scope?: RouteScope;
+  }
+}
 
 export const SESSION_COOKIE = 'beacon_session';
 export const WORKSPACE_NOT_FOUND = 'Workspace Not Found';
@@ -38,7 +49,8 @@ export async function requireNamedWorkspace(
 /**
  * The authenticated caller on this host's workspace. An unknown workspace is 404 whatever the token; an
  * inactive workspace answers no one; a suspended one answers only its owners and admins (spec: admins still
- * get in to fix billing).
+ * get in to fix billing). An API client gets in only where the route's `config.scope` names a scope its token
+ * has (403 'Insufficient scope' otherwise; 403 on routes for users only).
  */
 export async function requireCaller(
   ctx: ServerContext,
@@ -58,6 +70,11 @@ export async function requireCaller(
   const { workspace, user } = caller;
   if (workspace.status === 'inactive') throw forbidden('Workspace Inactive');
   if (workspace.status === 'suspended' && !isAdminRole(user.role)) throw forbidden('Workspace Suspended');
+  if (caller.client) {
+    const scope = request.routeOptions.config.scope;
+    if (!scope) throw forbidden(CLIENTS_NOT_ALLOWED);
+    if (!caller.client.scopes.includes(scope)) throw forbidden(INSUFFICIENT_SCOPE);
+  }
   return caller;
 }
 

@@ -21,6 +21,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = await buildApp(ctx);
   await app.listen({ port: config.port, host: config.host });
   const runner = config.sharedRunner ? startSharedRunner(ctx) : undefined;
+  if (runner) ctx.refreshChecks = () => void runner.refresh();
   const link = await bootstrapRegistrationLink(ctx);
   // Printed plainly rather than logged as JSON: it is the first thing a new user needs to read.
   if (link)

@@ -1,22 +1,12 @@
-import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.js';
 import { startServer } from '../../src/server/main.js';
 import { createBetaKey } from '../../src/server/services/registration.js';
 import { freshDatabase, type TestDatabase } from '../support/database.js';
 import { multipart, tinyPng } from '../support/images.js';
+import { beacon, freePort } from '../support/processes.js';
 import { STRONG_PASSWORD } from '../support/server.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 interface Answer {
   status: number;
@@ -138,32 +128,6 @@ describe('graceful shutdown', () => {
     await expect(server.ctx.database.db.selectFrom('users').selectAll().execute()).rejects.toThrow();
   });
 });
-
-/** Runs the real `beacon` command and collects its output. */
-function beacon(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['bin/beacon.js', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    output: () => output,
-    async waitFor(pattern: RegExp, timeoutMs = 20000): Promise<RegExpMatchArray> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = output.match(pattern);
-        if (match) return match;
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${pattern} in output:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
-}
 
 describe('the beacon command', () => {
   let database: TestDatabase;

@@ -29,6 +29,7 @@ interface Fixture {
   team: { id: string; handle: string };
   service: { id: string; handle: string };
   checkId: string;
+  noticeId: string;
 }
 
 const svc = (b: Fixture) => `/api/services/${b.service.handle}`;
@@ -175,6 +176,20 @@ const SCOPED: Probe[] = [
     route: '/api/health-checks/:id/reports/health-check-results',
     url: (b) => `/api/health-checks/${b.checkId}/reports/health-check-results`,
   },
+  // Notices.
+  { method: 'GET', route: '/api/services/:service/notices', url: (b) => `${svc(b)}/notices` },
+  {
+    method: 'POST',
+    route: '/api/services/:service/notices',
+    url: (b) => `${svc(b)}/notices`,
+    payload: () => ({ type: 'incident', title: 'Pwned', message: 'x', health: 'critical' }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/notices/:id',
+    url: (b) => `/api/notices/${b.noticeId}`,
+    payload: () => ({ status: 'resolved', message: 'Pwned', health: 'good' }),
+  },
   // Stars, mutes, watched services, a user's teams, autocomplete.
   { method: 'GET', route: '/api/users/:username/starred', url: (b) => `/api/users/${b.owner.handle}/starred` },
   {
@@ -277,6 +292,12 @@ beforeAll(async () => {
     headers: authHeaders(bOwner),
     payload: { name: 'Gateway up', endpoint: 'https://gateway.bravo.example/health' },
   });
+  const notice = await server.app.inject({
+    method: 'POST',
+    url: '/api/services/gateway/notices',
+    headers: authHeaders(bOwner),
+    payload: { type: 'maintenance', title: 'Gateway upgrade', message: 'Tonight' },
+  });
   await server.app.inject({
     method: 'PUT',
     url: `/api/users/${bOwner.handle}/starred/gateway`,
@@ -295,6 +316,7 @@ beforeAll(async () => {
     team: json<{ id: string; handle: string }>(createdTeam),
     service: { id: service.id, handle: service.handle },
     checkId: json<{ id: string }>(check).id,
+    noticeId: json<{ id: string }>(notice).id,
   };
 });
 afterAll(() => server.close());
@@ -350,6 +372,14 @@ describe('tenant isolation', () => {
     expect(await read(`${svc(b)}/health-checks`)).toEqual([
       expect.objectContaining({ id: b.checkId, name: 'Gateway up', importance: 'warning', disabled: false }),
     ]);
+    expect(await read(`${svc(b)}/notices`)).toEqual([
+      expect.objectContaining({
+        id: b.noticeId,
+        title: 'Gateway upgrade',
+        status: 'scheduled',
+        history: [expect.anything()],
+      }),
+    ]);
     expect(await read('/api/search/services')).toHaveLength(1);
     expect(await read('/api/search/teams')).toHaveLength(1);
   });
@@ -378,6 +408,13 @@ describe('tenant isolation', () => {
     expect((await inject('GET', `/api/services/${b.service.id}`)).statusCode).toBe(404);
     expect((await inject('GET', `/api/health-checks/${b.checkId}/reports/health-check-results`)).statusCode).toBe(404);
     expect((await inject('PUT', `/api/users/${a.handle}/starred/${b.service.id}`)).statusCode).toBe(404);
+    const notice = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/notices/${b.noticeId}`,
+      headers: authHeaders(a),
+      payload: { status: 'completed', message: 'Pwned', health: 'good' },
+    });
+    expect(notice.statusCode).toBe(404);
     expect((await inject('PUT', `/api/users/${a.handle}/muted/${b.team.id}`, {})).statusCode).toBe(404);
     // A's own service cannot be moved into B's team, nor can B's owner join A's team.
     await inject('POST', '/api/teams', { name: 'Alpha', handle: 'alpha-team' });

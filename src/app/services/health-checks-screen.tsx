@@ -1,6 +1,90 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button } from 'primereact/button';
+import { Card } from 'primereact/card';
+import { Tag } from 'primereact/tag';
+import { useState } from 'react';
 import type { Service } from '../../contract/catalogue.js';
+import type { HealthCheck } from '../../contract/health.js';
+import { healthLabel } from '../../domain/catalogue.js';
+import { useAuth } from '../auth/auth-context.js';
+import { Spinner } from '../components/status-screens.js';
+import { getHealthChecksQueryOptions } from '../health/health-api.js';
+import { HealthCheckDialog } from '../health/health-check-dialog.js';
+import { HealthCheckResultsChart } from '../health/results-chart.js';
 
-/** /services/:id/health-checks (spec/catalogue.md 2.1). Placeholder: filled in by the health-checks screen work. */
+export const NO_HEALTH_CHECKS = 'No HealthChecks';
+
+/** Which modal is open: adding (no check) or editing one. */
+type Editing = { check?: HealthCheck } | null;
+
+function HealthCheckCard({ check, onEdit }: { check: HealthCheck; onEdit?: () => void }) {
+  const titleId = `health-check-${check.id}`;
+  return (
+    <Card>
+      <article className="flex flex-column gap-3" aria-labelledby={titleId}>
+        <header className="flex align-items-start justify-content-between gap-3">
+          <div className="flex flex-column gap-1" style={{ minWidth: 0 }}>
+            <h2 id={titleId} className="text-xl font-semibold m-0">
+              {check.name}
+            </h2>
+            <span className="text-600 text-sm white-space-nowrap overflow-hidden text-overflow-ellipsis">
+              {check.endpoint}
+            </span>
+            <div className="flex gap-2 flex-wrap">
+              <Tag value={`Importance: ${healthLabel(check.importance)}`} severity="secondary" />
+              {check.paused && <Tag value="Paused" severity="warning" />}
+              {check.disabled && <Tag value="Disabled" severity="danger" />}
+            </div>
+          </div>
+          {onEdit && (
+            <Button
+              type="button"
+              label="Edit"
+              icon="pi pi-pencil"
+              outlined
+              aria-label={`Edit ${check.name}`}
+              onClick={onEdit}
+            />
+          )}
+        </header>
+        <HealthCheckResultsChart check={check} />
+      </article>
+    </Card>
+  );
+}
+
+/**
+ * /services/:id/health-checks (spec/catalogue.md 2.1): a card per health check with its results chart (or 'No
+ * Data Available'); editors add and edit checks in a modal. Empty (or failed to load): 'No HealthChecks'.
+ */
 export function HealthChecksScreen({ service }: { service: Service }) {
-  return <p>{service.name}</p>;
+  const { api } = useAuth();
+  const { data, isPending, isError } = useQuery(getHealthChecksQueryOptions(api, service.handle));
+  const [editing, setEditing] = useState<Editing>(null);
+  const editor = service.permissions.edit;
+  // Spec section 4: a failed load sets an error flag and empties the list.
+  const checks = isError || !data ? [] : data;
+
+  return (
+    <section className="flex flex-column gap-3" aria-labelledby="health-checks-title">
+      <div className="flex align-items-center justify-content-between gap-2">
+        <h1 id="health-checks-title" className="text-2xl font-semibold m-0">
+          Health Checks
+        </h1>
+        {editor && <Button type="button" label="Add Healthcheck" icon="pi pi-plus" onClick={() => setEditing({})} />}
+      </div>
+      {isPending ? (
+        <Spinner label="Loading health checks" />
+      ) : checks.length === 0 ? (
+        <Card>
+          <p className="m-0 text-600">{NO_HEALTH_CHECKS}</p>
+        </Card>
+      ) : (
+        checks.map((check) => (
+          <HealthCheckCard key={check.id} check={check} onEdit={editor ? () => setEditing({ check }) : undefined} />
+        ))
+      )}
+      {editing && <HealthCheckDialog service={service} check={editing.check} onClose={() => setEditing(null)} />}
+    </section>
+  );
 }

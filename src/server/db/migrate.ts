@@ -5,6 +5,7 @@ import { userSearchMigration } from './migrations/002-user-search.js';
 import { catalogueMigration } from './migrations/003-catalogue.js';
 import { healthMigration } from './migrations/004-health.js';
 import { noticesMigration } from './migrations/005-notices.js';
+import { clientsRunnersMigration } from './migrations/006-clients-runners.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -14,6 +15,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '003-catalogue': catalogueMigration(engine),
     '004-health': healthMigration(),
     '005-notices': noticesMigration(),
+    '006-clients-runners': clientsRunnersMigration(),
   };
 }
 

@@ -235,6 +235,39 @@ export interface HealthCheckResultsTable {
   error: string | null;
 }
 
+/** A team's API client (client_credentials): the secret only as its SHA-256; a new secret bumps the version. */
+export interface ClientsTable {
+  id: string;
+  workspace_id: string;
+  team_id: string;
+  handle: string;
+  name: string;
+  description: string;
+  /** JSON array of scope names (domain/scopes.ts). */
+  scopes: string;
+  client_id: string;
+  secret_hash: string;
+  secret_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A team runner: a `beacon runner` agent that probes the checks naming its handle. */
+export interface RunnersTable {
+  id: string;
+  workspace_id: string;
+  team_id: string;
+  handle: string;
+  name: string;
+  description: string;
+  sync_status: 'never' | 'ok' | 'error';
+  /** What the agent reported at its latest sync when that was an error. */
+  sync_error: string | null;
+  last_sync: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -260,6 +293,8 @@ export interface Database {
   assets: AssetsTable;
   login_failures: LoginFailuresTable;
   settings: SettingsTable;
+  clients: ClientsTable;
+  runners: RunnersTable;
 }
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
@@ -270,3 +305,5 @@ export type InviteRow = Selectable<InvitesTable>;
 export type TeamRow = Omit<Selectable<TeamsTable>, 'search_text'>;
 export type ServiceRow = Omit<Selectable<ServicesTable>, 'search_text'>;
 export type HealthCheckRow = Selectable<HealthChecksTable>;
+export type ClientRow = Selectable<ClientsTable>;
+export type RunnerRow = Selectable<RunnersTable>;

@@ -4,24 +4,33 @@
  * results in batches, keeps them for the retention window and moves a service's health when one of its
  * checks starts or stops failing.
  *
- * One process only for now. Several `beacon serve` processes on one PostgreSQL database would each probe every
- * check: see the note on leases in reload().
+ * Several processes on one PostgreSQL database share the checks through leases on the check rows: at every
+ * reload each process renews its leases and claims free or expired ones up to its share (the checks divided by
+ * the processes seen alive), and gives back what it holds beyond that. It starts a probe only while its lease
+ * has more than LEASE_MARGIN_MS to run, and a lease is taken over only once expired, so a check is never run by
+ * two processes at once; the slots are a fixed grid per check (runner/schedule.ts), so whoever holds it runs
+ * the same slots.
  */
-import type { Health } from '../../domain/catalogue.js';
-import { worstHealth } from '../../domain/health.js';
+import { randomUUID } from 'node:crypto';
 import { MAX_TIMEOUT_SECONDS, probe, type ProbeResult } from '../../runner/probe.js';
 import { CheckScheduler } from '../../runner/schedule.js';
 import type { ServerContext } from '../context.js';
+import { isSqlite } from '../db/connect.js';
 import {
+  claimCheckLeases,
+  countLiveSharedRunners,
+  countSchedulableChecks,
   deleteHealthCheckResultsBefore,
   existingCheckIds,
+  heartbeatSharedRunner,
   insertHealthCheckResults,
   listLatestOutcomes,
-  listSchedulableChecks,
-  recordHealthTransition,
+  releaseCheckLeases,
+  removeSharedRunner,
+  setCheckFailing,
 } from '../db/repositories/health.js';
-import { changeServiceHealth } from '../db/repositories/services.js';
 import type { HealthCheckResultsTable, HealthCheckRow } from '../db/schema.js';
+import { recomputeServiceHealth } from '../services/check-health.js';
 
 const MS_PER_DAY = 86_400_000;
 
@@ -36,7 +45,12 @@ export interface SharedRunnerOptions {
   retentionMs?: number;
   /** Probes in flight at most; due checks wait for the next tick beyond it. */
   maxInFlight?: number;
+  /** How long a lease lasts, ms; renewed at every reload, so a few reloads long. */
+  leaseMs?: number;
 }
+
+/** A probe starts only while the process's lease on the check has at least this long to run. */
+export const LEASE_MARGIN_MS = 2000;
 
 export interface SharedRunner {
   /** Reloads the checks now (a change made through the API can call it instead of waiting for the next reload). */
@@ -66,8 +80,13 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
   const flushMs = options.flushMs ?? 1000;
   const retentionMs = options.retentionMs ?? 10 * 60_000;
   const maxInFlight = options.maxInFlight ?? 200;
+  const leaseMs = options.leaseMs ?? Math.max(3 * reloadMs, reloadMs + 2 * LEASE_MARGIN_MS);
   const db = ctx.database.db;
-  const log = ctx.logger.child({ job: 'shared-runner' });
+  const sqlite = isSqlite(db);
+  const owner = randomUUID();
+  const log = ctx.logger.child({ job: 'shared-runner', runner: owner });
+  /** Until when this process holds the leases it renewed at its latest reload (epoch ms). */
+  let leaseUntil = 0;
 
   const scheduler = new CheckScheduler<RunnerCheck>();
   const states = new Map<string, CheckState>();
@@ -83,50 +102,58 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
 
   const isFailing = (state: CheckState) => state.consecutiveFailures > state.allowedFailures;
 
-  /** Worst importance among the service's failing checks, else good; written only when it changes. */
-  const updateServiceHealth = (workspaceId: string, serviceId: string) => {
-    const failing: Health[] = [];
-    for (const state of states.values()) {
-      if (state.serviceId === serviceId && state.failing) failing.push(state.importance);
-    }
-    const health = worstHealth(...failing);
-    // Notices (not built yet) will hold health down here too.
+  /**
+   * Persists the check's failing state and lets the service take the health its signals call for
+   * (services/check-health.ts), one change at a time.
+   */
+  const persistFailing = (checkId: string, state: CheckState) => {
+    const failing = state.failing;
     const run = async () => {
-      const now = ctx.now();
       await db.transaction().execute(async (trx) => {
-        const changed = await changeServiceHealth(trx, workspaceId, serviceId, health, now.toISOString());
-        if (changed) {
-          await recordHealthTransition(trx, {
-            workspace_id: workspaceId,
-            service_id: serviceId,
-            at: now.getTime(),
-            health,
-            source: 'check',
-          });
-        }
+        await setCheckFailing(trx, checkId, failing);
+        await recomputeServiceHealth(trx, state.workspaceId, state.serviceId, ctx.now());
       });
     };
     healthChain = healthChain.then(run).catch((error: unknown) => {
-      log.error({ err: error, serviceId }, 'could not change service health');
+      log.error({ err: error, checkId }, 'could not change service health');
     });
   };
 
-  const setFailing = (state: CheckState) => {
+  const setFailing = (checkId: string, state: CheckState) => {
     const failing = isFailing(state);
     if (failing === state.failing) return;
     state.failing = failing;
-    updateServiceHealth(state.workspaceId, state.serviceId);
+    persistFailing(checkId, state);
   };
 
-  /**
-   * Reloads the checks this process runs. With several processes on PostgreSQL, this is where leases go: each
-   * process would claim a share of the checks (a leases table or column, claimed with SELECT ... FOR UPDATE
-   * SKIP LOCKED and renewed at every reload) and schedule only those. Not built yet: run one shared runner.
-   */
+  /** This process's share of the checks; gives back the surplus (not running) and claims up to the share. */
+  const lease = async (): Promise<HealthCheckRow[]> => {
+    const now = Date.now();
+    await heartbeatSharedRunner(db, owner, now, now - 10 * leaseMs);
+    const [live, total] = await Promise.all([countLiveSharedRunners(db, now - leaseMs), countSchedulableChecks(db)]);
+    const share = Math.ceil(total / Math.max(1, live));
+    const held = [...states.keys()];
+    const release = held
+      .filter((id) => !scheduler.get(id)?.running)
+      .slice(0, Math.max(0, held.length - share));
+    for (const id of release) states.delete(id);
+    const until = now + leaseMs;
+    const rows = await claimCheckLeases(db, {
+      owner,
+      now,
+      until,
+      release,
+      want: Math.max(0, share - (held.length - release.length)),
+      sqlite,
+    });
+    leaseUntil = until;
+    return rows;
+  };
+
+  /** Renews and claims leases, then schedules exactly the checks this process holds. */
   const reload = async () => {
-    const rows = await listSchedulableChecks(db);
+    const rows = await lease();
     const seen = new Set<string>();
-    const affected = new Map<string, string>();
     for (const row of rows) {
       seen.add(row.id);
       let state = states.get(row.id);
@@ -140,27 +167,21 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
           importance: row.importance,
           allowedFailures: row.allowed_failures,
           consecutiveFailures: failures === -1 ? outcomes.length : failures,
-          failing: false,
+          failing: Boolean(row.failing),
         };
-        state.failing = isFailing(state);
         states.set(row.id, state);
+        setFailing(row.id, state);
         continue;
       }
       const importanceChanged = state.importance !== row.importance;
       state.importance = row.importance;
       state.allowedFailures = row.allowed_failures;
-      if (isFailing(state) !== state.failing || (importanceChanged && state.failing)) {
-        state.failing = isFailing(state);
-        affected.set(state.serviceId, state.workspaceId);
-      }
+      if (importanceChanged && state.failing) persistFailing(row.id, state);
+      else setFailing(row.id, state);
     }
-    // Paused, disabled, deleted or handed to a team runner: no longer counts towards its service's health.
-    for (const [id, state] of states) {
-      if (seen.has(id)) continue;
-      states.delete(id);
-      if (state.failing) affected.set(state.serviceId, state.workspaceId);
-    }
-    for (const [serviceId, workspaceId] of affected) updateServiceHealth(workspaceId, serviceId);
+    // Paused, disabled, deleted, handed to a team runner or to another process: the API or the new holder
+    // moves the service's health from here.
+    for (const id of states.keys()) if (!seen.has(id)) states.delete(id);
     scheduler.update(
       rows.map((row) => ({ id: row.id, frequencySeconds: row.frequency, row })),
       Date.now(),
@@ -187,7 +208,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     const state = states.get(check.id);
     if (!state) return; // removed while it ran
     state.consecutiveFailures = result.success ? 0 : state.consecutiveFailures + 1;
-    setFailing(state);
+    setFailing(check.id, state);
   };
 
   const run = (check: HealthCheckRow) => {
@@ -208,7 +229,9 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     tickTimer = undefined;
     if (stopped) return;
     const now = Date.now();
-    for (const id of scheduler.due(now)) {
+    // A lease about to run out (the database unreachable at the last reloads) lets another process take over.
+    const leased = now < leaseUntil - LEASE_MARGIN_MS;
+    for (const id of leased ? scheduler.due(now) : []) {
       if (inFlight.size >= maxInFlight) break;
       const entry = scheduler.get(id);
       if (!entry || !scheduler.started(id, now)) continue;
@@ -289,6 +312,12 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
         await healthChain;
         await flushing;
         await flush();
+        try {
+          await releaseCheckLeases(db, owner);
+          await removeSharedRunner(db, owner);
+        } catch (error) {
+          log.error({ err: error }, 'could not give back the leases; they expire by themselves');
+        }
       })()),
   };
 }

@@ -11,7 +11,7 @@ export function assetRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/assets/:assetId',
-      { schema: { tags: ['assets'], summary: 'An uploaded image', params: assetParams } },
+      { config: { scope: null }, schema: { tags: ['assets'], summary: 'An uploaded image', params: assetParams } },
       async (request, reply) => {
         const { workspace } = await requireCaller(ctx, request, (domain) =>
           request.headers.authorization

@@ -27,6 +27,7 @@ export function healthRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/services/:service/health-checks',
       {
+        config: { scope: 'beacon.health-check.read' },
         schema: {
           tags: ['health'],
           summary: 'The health checks of a service the viewer may see',
@@ -40,6 +41,7 @@ export function healthRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/services/:service/health-checks',
       {
+        config: { scope: 'beacon.health-check.manage' },
         schema: {
           tags: ['health'],
           summary: 'Add a health check; left-out fields take the spec defaults (editors of the service)',
@@ -57,6 +59,7 @@ export function healthRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.patch(
       '/health-checks/:id',
       {
+        config: { scope: 'beacon.health-check.manage' },
         schema: {
           tags: ['health'],
           summary: "Replace a health check's settings, full body (editors of its service)",
@@ -71,6 +74,7 @@ export function healthRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/services/:service/reports/service-health-daily',
       {
+        config: { scope: 'beacon.service.read' },
         schema: {
           tags: ['health'],
           summary:
@@ -88,6 +92,7 @@ export function healthRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/health-checks/:id/reports/health-check-results',
       {
+        config: { scope: 'beacon.health-check.read' },
         schema: {
           tags: ['health'],
           summary: 'Results of a health check, oldest first (default the last 24 hours; at most the newest 1000)',

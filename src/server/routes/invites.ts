@@ -12,6 +12,7 @@ export function inviteRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/invites',
       {
+        config: { scope: null },
         schema: {
           tags: ['invites'],
           summary: 'Invite an email to this workspace (owner, admin)',
@@ -28,6 +29,7 @@ export function inviteRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/invites',
       {
+        config: { scope: null },
         schema: {
           tags: ['invites'],
           summary: 'Pending invites, paged; total in the `total` header (owner, admin)',
@@ -45,6 +47,7 @@ export function inviteRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/invites/:inviteId/actions/resend',
       {
+        config: { scope: null },
         schema: {
           tags: ['invites'],
           summary: 'Send an invite again with a fresh link',

@@ -36,6 +36,7 @@ export function serviceRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/search/services',
       {
+        config: { scope: 'beacon.service.read' },
         schema: {
           tags: ['services'],
           summary: 'Services the viewer may see, by name, paged (36) and searchable; total in the `total` header',
@@ -52,6 +53,7 @@ export function serviceRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/teams/:team/services',
       {
+        config: { scope: 'beacon.service.read' },
         schema: {
           tags: ['services'],
           summary: 'Services of a team the viewer may see, paged; total in the `total` header',
@@ -70,6 +72,7 @@ export function serviceRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/teams/:team/services',
       {
+        config: { scope: 'beacon.service.manage' },
         schema: {
           tags: ['services'],
           summary: 'Create a service owned by a team (its members, workspace admins and owners; not guests)',
@@ -87,6 +90,7 @@ export function serviceRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/services/:service',
       {
+        config: { scope: 'beacon.service.read' },
         schema: {
           tags: ['services'],
           summary: 'One service by handle or id; 404 when missing or hidden from the viewer (also the handle check)',
@@ -100,6 +104,7 @@ export function serviceRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.patch(
       '/services/:service',
       {
+        config: { scope: 'beacon.service.manage' },
         schema: {
           tags: ['services'],
           summary: 'Edit name, description or links (members of the owning team, workspace admins and owners)',
@@ -115,6 +120,7 @@ export function serviceRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.delete(
       '/services/:service',
       {
+        config: { scope: 'beacon.service.manage' },
         schema: {
           tags: ['services'],
           summary: 'Delete a service (editors)',
@@ -131,6 +137,7 @@ export function serviceRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/services/:service/actions/reparent',
       {
+        config: { scope: 'beacon.service.manage' },
         schema: {
           tags: ['services'],
           summary: 'Move a service to another team of this workspace (id or handle; editors)',
@@ -152,7 +159,10 @@ export function serviceRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     for (const [action, body, summary] of changes) {
       app.post(
         `/services/:service/actions/${action}`,
-        { schema: { tags: ['services'], summary, params: serviceParams, body, response: serviceResponses } },
+        {
+          config: { scope: 'beacon.service.manage' },
+          schema: { tags: ['services'], summary, params: serviceParams, body, response: serviceResponses },
+        },
         async (request) => changeService(ctx, await requireCaller(ctx, request), request.params.service, request.body),
       );
     }
@@ -160,6 +170,7 @@ export function serviceRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/services/:service/icon',
       {
+        config: { scope: 'beacon.service.manage' },
         schema: {
           tags: ['services'],
           summary: 'Upload the service photo (multipart field `icon`, PNG, JPEG, GIF or WebP; editors)',
@@ -178,6 +189,7 @@ export function serviceRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.delete(
       '/services/:service/icon',
       {
+        config: { scope: 'beacon.service.manage' },
         schema: {
           tags: ['services'],
           summary: 'Clear the service photo (editors)',

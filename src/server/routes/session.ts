@@ -4,7 +4,24 @@ import { sessionCreate, sessionCreated, sessionDelete, tokenRequest, tokenRespon
 import { errorResponses } from '../../contract/common.js';
 import type { ServerContext } from '../context.js';
 import { requireNamedWorkspace, requireWorkspace, SESSION_COOKIE, sessionCookieOptions } from '../http.js';
-import { issueSessionToken, login, logout } from '../services/auth.js';
+import { issueClientToken, issueSessionToken, login, logout } from '../services/auth.js';
+
+/** HTTP Basic credentials (OAuth 2.0 client authentication: id and secret form-URL-encoded), if sent. */
+function basicCredentials(authorization: string | undefined): { client_id: string; client_secret: string } | null {
+  const match = authorization?.match(/^Basic\s+(\S+)$/i);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  try {
+    return {
+      client_id: decodeURIComponent(decoded.slice(0, colon)),
+      client_secret: decodeURIComponent(decoded.slice(colon + 1)),
+    };
+  } catch {
+    return null;
+  }
+}
 
 export function sessionRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
   const rateLimit = {
@@ -14,6 +31,11 @@ export function sessionRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
       `${request.headers.host ?? ''}|${request.ip}`,
   };
   return async (app) => {
+    // OAuth clients send the token request form-encoded (RFC 6749); only these routes read such bodies.
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
     app.post(
       '/session',
       {
@@ -57,14 +79,30 @@ export function sessionRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
         config: { rateLimit },
         schema: {
           tags: ['session'],
-          summary: 'Exchange the session cookie for a short-lived access token',
+          summary:
+            'A short-lived access token: grant_type=session exchanges the session cookie (sub user:{workspace}:' +
+            '{handle}); grant_type=client_credentials takes an API client’s client_id and client_secret (in the ' +
+            'body, JSON or form-encoded, or as HTTP Basic) and an optional space-separated scope narrowing the ' +
+            'client’s scopes (sub client:{workspace}:{client handle}). Bad credentials: 401',
           body: tokenRequest,
-          response: { 200: tokenResponse, ...errorResponses(400, 401, 404, 429) },
+          response: { 200: tokenResponse, ...errorResponses(400, 401, 403, 404, 429) },
         },
       },
       async (request) => {
-        const workspace = await requireNamedWorkspace(ctx, request, request.body.workspace);
-        return issueSessionToken(ctx, workspace, request.cookies[SESSION_COOKIE]);
+        const { body } = request;
+        if (body.grant_type === 'session') {
+          const workspace = await requireNamedWorkspace(ctx, request, body.workspace);
+          return issueSessionToken(ctx, workspace, request.cookies[SESSION_COOKIE]);
+        }
+        const workspace = body.workspace
+          ? await requireNamedWorkspace(ctx, request, body.workspace)
+          : await requireWorkspace(ctx, request);
+        const basic = basicCredentials(request.headers.authorization);
+        return issueClientToken(ctx, workspace, {
+          client_id: body.client_id ?? basic?.client_id,
+          client_secret: body.client_secret ?? basic?.client_secret,
+          scope: body.scope,
+        });
       },
     );
   };

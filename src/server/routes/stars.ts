@@ -31,6 +31,7 @@ export function starRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/users/:username/starred',
       {
+        config: { scope: null },
         schema: {
           tags: ['stars'],
           summary: 'Services a user starred, as far as the viewer may see them',
@@ -44,6 +45,7 @@ export function starRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.put(
       '/users/:username/starred/:service',
       {
+        config: { scope: null },
         schema: {
           tags: ['stars'],
           summary: 'Star a service (yourself only; idempotent)',
@@ -62,6 +64,7 @@ export function starRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.delete(
       '/users/:username/starred/:service',
       {
+        config: { scope: null },
         schema: {
           tags: ['stars'],
           summary: 'Unstar a service (yourself only; idempotent)',
@@ -80,6 +83,7 @@ export function starRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/users/:username/muted',
       {
+        config: { scope: null },
         schema: {
           tags: ['stars'],
           summary: 'Your muted services, teams and users (yourself only)',
@@ -93,6 +97,7 @@ export function starRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/users/:username/muted/:profile',
       {
+        config: { scope: null },
         schema: {
           tags: ['stars'],
           summary: 'One of your mutes, by the profile’s id; 404 when not muted',
@@ -109,6 +114,7 @@ export function starRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.put(
       '/users/:username/muted/:profile',
       {
+        config: { scope: null },
         schema: {
           tags: ['stars'],
           summary: 'Mute a service, team or user by its id (yourself only; both flags default to true)',
@@ -127,6 +133,7 @@ export function starRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.patch(
       '/users/:username/muted/:profile',
       {
+        config: { scope: null },
         schema: {
           tags: ['stars'],
           summary: 'Change the flags of a mute, muting first when needed (yourself only)',
@@ -149,6 +156,7 @@ export function starRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.delete(
       '/users/:username/muted/:profile',
       {
+        config: { scope: null },
         schema: {
           tags: ['stars'],
           summary: 'Unmute (yourself only; idempotent)',
@@ -167,6 +175,7 @@ export function starRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/users/:username/services',
       {
+        config: { scope: null },
         schema: {
           tags: ['stars'],
           summary: 'Watched services: those of the user’s teams and those they starred (`muted` for yourself only)',
@@ -180,6 +189,7 @@ export function starRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/users/:username/teams',
       {
+        config: { scope: 'beacon.team.read' },
         schema: {
           tags: ['teams'],
           summary: 'The teams a user belongs to, by name',
@@ -191,14 +201,20 @@ export function starRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     );
 
     const pickers = [
-      ['teams', autocompleteTeams, 'Teams by name or handle, at most 10'],
-      ['users', autocompleteUsers, 'Users by name, handle or email, at most 10'],
-      ['services', autocompleteServices, 'Services the viewer may see by name or handle, at most 10'],
+      ['teams', autocompleteTeams, 'Teams by name or handle, at most 10', 'beacon.team.read'],
+      ['users', autocompleteUsers, 'Users by name, handle or email, at most 10', 'beacon.user.read'],
+      [
+        'services',
+        autocompleteServices,
+        'Services the viewer may see by name or handle, at most 10',
+        'beacon.service.read',
+      ],
     ] as const;
-    for (const [kind, find, summary] of pickers) {
+    for (const [kind, find, summary, scope] of pickers) {
       app.get(
         `/autocomplete/${kind}`,
         {
+          config: { scope },
           schema: {
             tags: ['search'],
             summary,

@@ -34,6 +34,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/search/teams',
       {
+        config: { scope: 'beacon.team.read' },
         schema: {
           tags: ['teams'],
           summary: 'Teams of this workspace by name, paged and searchable; total in the `total` header',
@@ -50,6 +51,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/teams',
       {
+        config: { scope: null },
         schema: {
           tags: ['teams'],
           summary: 'Create a team; its creator becomes its admin (not guests)',
@@ -66,6 +68,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/teams/:team',
       {
+        config: { scope: 'beacon.team.read' },
         schema: {
           tags: ['teams'],
           summary: 'One team by handle or id, with the viewer’s rights',
@@ -79,6 +82,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/team/:handle',
       {
+        config: { scope: 'beacon.team.read' },
         schema: {
           tags: ['teams'],
           summary: 'The create form’s handle check: the team, or 404 when the handle is free',
@@ -92,6 +96,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.patch(
       '/teams/:team',
       {
+        config: { scope: null },
         schema: {
           tags: ['teams'],
           summary: 'Rename or describe a team (team admin, workspace admin or owner)',
@@ -106,6 +111,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.delete(
       '/teams/:team',
       {
+        config: { scope: null },
         schema: {
           tags: ['teams'],
           summary: 'Delete a team without services or sub-teams (team admin, workspace admin or owner)',
@@ -122,6 +128,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/teams/:team/icon',
       {
+        config: { scope: null },
         schema: {
           tags: ['teams'],
           summary: 'Upload the team logo (multipart field `icon`, PNG, JPEG, GIF or WebP; team admin)',
@@ -140,6 +147,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.delete(
       '/teams/:team/icon',
       {
+        config: { scope: null },
         schema: {
           tags: ['teams'],
           summary: 'Clear the team logo (team admin)',
@@ -153,6 +161,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/teams/:team/members',
       {
+        config: { scope: 'beacon.team.read' },
         schema: {
           tags: ['teams'],
           summary: 'Members of a team by name, paged; total in the `total` header',
@@ -171,6 +180,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/teams/:team/members',
       {
+        config: { scope: null },
         schema: {
           tags: ['teams'],
           summary: 'Add a user of this workspace (id or handle) to a team (team admin)',
@@ -188,6 +198,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.patch(
       '/teams/:team/members/:user',
       {
+        config: { scope: null },
         schema: {
           tags: ['teams'],
           summary: 'Change a member’s role (team admin; a team keeps at least one admin)',
@@ -205,6 +216,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.delete(
       '/teams/:team/members/:user',
       {
+        config: { scope: null },
         schema: {
           tags: ['teams'],
           summary: 'Remove a member (team admin, or the member leaving; a team keeps at least one admin)',
@@ -221,6 +233,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/teams/:team/teams',
       {
+        config: { scope: 'beacon.team.read' },
         schema: {
           tags: ['teams'],
           summary: 'Sub-teams of a team, paged; total in the `total` header',
@@ -239,6 +252,7 @@ export function teamRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/teams/:team/teams',
       {
+        config: { scope: null },
         schema: {
           tags: ['teams'],
           summary: 'Create a sub-team (team admin); its creator becomes its admin',

@@ -39,6 +39,7 @@ export function userRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/search/users',
       {
+        config: { scope: 'beacon.user.read' },
         schema: {
           tags: ['users'],
           summary: 'Users of this workspace, paged and searchable; total in the `total` header',
@@ -56,6 +57,7 @@ export function userRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/users/:username',
       {
+        config: { scope: 'beacon.user.read' },
         schema: {
           tags: ['users'],
           summary: 'One user by handle or id',
@@ -72,6 +74,7 @@ export function userRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.patch(
       '/users/:username',
       {
+        config: { scope: null },
         schema: {
           tags: ['users'],
           summary: 'Update your own profile',
@@ -89,6 +92,7 @@ export function userRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/users/:username/icon',
       {
+        config: { scope: null },
         schema: {
           tags: ['users'],
           summary: 'Upload your avatar (multipart field `icon`, PNG, JPEG, GIF or WebP)',
@@ -107,6 +111,7 @@ export function userRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.delete(
       '/users/:username/icon',
       {
+        config: { scope: null },
         schema: {
           tags: ['users'],
           summary: 'Clear your avatar',
@@ -123,6 +128,7 @@ export function userRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.delete(
       '/users/:username',
       {
+        config: { scope: null },
         schema: {
           tags: ['users'],
           summary: 'Delete another user (super admin)',
@@ -140,6 +146,7 @@ export function userRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/users/:userId/actions/change-role',
       {
+        config: { scope: null },
         schema: {
           tags: ['users'],
           summary: "Change a user's role (owner, admin; only an owner makes or changes an owner)",

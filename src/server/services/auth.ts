@@ -1,8 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { isClientScope, parseScopeParameter } from '../../domain/scopes.js';
 import { messages } from '../../domain/validators.js';
 import { isoNow, type ServerContext } from '../context.js';
-import { HttpError, forbidden, unauthorized } from '../errors.js';
+import { HttpError, badRequest, forbidden, unauthorized } from '../errors.js';
+import { findClientOnWorkspace } from '../db/repositories/clients.js';
 import { loginFailuresSince, recordLoginFailure } from '../db/repositories/login-failures.js';
 import {
   findLiveCaller,
@@ -12,7 +14,8 @@ import {
   revokeSession,
 } from '../db/repositories/sessions.js';
 import { findUserByEmail, updateUser } from '../db/repositories/users.js';
-import type { UserRow, WorkspaceRow } from '../db/schema.js';
+import type { ClientRow, UserRow, WorkspaceRow } from '../db/schema.js';
+import { clientCacheKey, type CachedCaller, type ClientPrincipal, type TokenSubject } from './caller-cache.js';
 import { decoyPasswordHash, randomToken, sha256, verifyPassword } from './secrets.js';
 
 /** DESIGN.md section 4a: 429 after at most 20 failed logins in 10 minutes per workspace and address. */
@@ -77,6 +80,7 @@ export interface AccessToken {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;
+  scope?: string;
 }
 
 /** Exchanges a live session cookie for a short-lived JWT whose sub is `user:{workspace}:{handle}`. */
@@ -102,13 +106,15 @@ export async function issueSessionToken(
   return { access_token: token, token_type: 'Bearer', expires_in: ttl };
 }
 
-export interface Caller {
-  workspace: WorkspaceRow;
-  user: UserRow;
-}
+/**
+ * Who is calling. An API client (client_credentials token) acts for its team: `client` is set, and `user` is a
+ * stand-in member of the workspace named after the client (never a row of users), so reads see what a member
+ * of that team sees. Routes decide whether a client may call them at all (http.ts requireCaller, route scopes).
+ */
+export type Caller = CachedCaller;
 
-/** The session id inside a valid, unexpired access token; 401 otherwise. */
-async function sessionOfToken(ctx: ServerContext, authorization: string | undefined): Promise<string> {
+/** The subject inside a valid, unexpired access token; 401 otherwise. */
+async function subjectOfToken(ctx: ServerContext, authorization: string | undefined): Promise<TokenSubject> {
   const match = authorization?.match(/^Bearer\s+(\S+)$/i);
   if (!match) throw unauthorized('Missing bearer token');
   const token = match[1]!;
@@ -116,13 +122,19 @@ async function sessionOfToken(ctx: ServerContext, authorization: string | undefi
   const known = ctx.tokens.get(token, now.getTime());
   if (known) return known;
   try {
-    const { payload } = await jwtVerify<{ sid?: unknown }>(token, ctx.jwtKey, {
-      algorithms: ['HS256'],
-      currentDate: now,
-    });
-    if (typeof payload.sid !== 'string' || typeof payload.exp !== 'number') throw unauthorized('Invalid token');
-    ctx.tokens.set(token, payload.sid, payload.exp * 1000);
-    return payload.sid;
+    const { payload } = await jwtVerify<{ sid?: unknown; cid?: unknown; ver?: unknown; scope?: unknown }>(
+      token,
+      ctx.jwtKey,
+      { algorithms: ['HS256'], currentDate: now },
+    );
+    if (typeof payload.exp !== 'number') throw unauthorized('Invalid token');
+    let subject: TokenSubject;
+    if (typeof payload.sid === 'string') subject = { kind: 'session', sessionId: payload.sid };
+    else if (typeof payload.cid === 'string' && typeof payload.ver === 'number' && typeof payload.scope === 'string')
+      subject = { kind: 'client', clientId: payload.cid, secretVersion: payload.ver, scopes: payload.scope.split(' ') };
+    else throw unauthorized('Invalid token');
+    ctx.tokens.set(token, subject, payload.exp * 1000);
+    return subject;
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) throw unauthorized('Token expired');
     throw unauthorized('Invalid token');
@@ -138,7 +150,9 @@ export async function authenticateBearer(
   domain: string,
   authorization: string | undefined,
 ): Promise<Caller> {
-  const sessionId = await sessionOfToken(ctx, authorization);
+  const subject = await subjectOfToken(ctx, authorization);
+  if (subject.kind === 'client') return authenticateClient(ctx, domain, subject);
+  const { sessionId } = subject;
   const now = ctx.now().getTime();
   const cached = ctx.callers.get(sessionId, now);
   if (cached) {
@@ -149,6 +163,113 @@ export async function authenticateBearer(
   if (!caller) throw unauthorized('Invalid token');
   ctx.callers.set(sessionId, caller, now);
   return caller;
+}
+
+/** The stand-in user a client acts as: a member of the workspace (the client's team comes from `client`). */
+function clientUser(client: ClientRow): UserRow {
+  return {
+    id: `client:${client.id}`,
+    workspace_id: client.workspace_id,
+    handle: client.handle,
+    name: client.name,
+    email: '',
+    password_hash: '',
+    bio: null,
+    profile: null,
+    description: client.description,
+    icon_asset_id: null,
+    role: 'member',
+    super_admin: 0,
+    last_login: null,
+    created_at: client.created_at,
+  };
+}
+
+function clientScopes(client: ClientRow): string[] {
+  return JSON.parse(client.scopes) as string[];
+}
+
+/**
+ * A client token is good while its client exists with the same secret version (a new secret or deleting the
+ * client revokes its tokens; this process forgets the cache entry at once, others within the cache TTL). Its
+ * scopes are those it was issued with that the client still has.
+ */
+async function authenticateClient(
+  ctx: ServerContext,
+  domain: string,
+  subject: Extract<TokenSubject, { kind: 'client' }>,
+): Promise<Caller> {
+  const key = clientCacheKey(subject.clientId);
+  const now = ctx.now().getTime();
+  let caller = ctx.callers.get(key, now);
+  if (!caller) {
+    const found = await findClientOnWorkspace(ctx.database.db, { id: subject.clientId }, domain);
+    if (!found) throw unauthorized('Invalid token');
+    const { client, workspace } = found;
+    const principal: ClientPrincipal = {
+      id: client.id,
+      handle: client.handle,
+      teamId: client.team_id,
+      secretVersion: client.secret_version,
+      scopes: clientScopes(client),
+    };
+    caller = { workspace, user: clientUser(client), client: principal };
+    ctx.callers.set(key, caller, now);
+  }
+  const { client } = caller;
+  if (!client || caller.workspace.domain !== domain || client.secretVersion !== subject.secretVersion) {
+    throw unauthorized('Invalid token');
+  }
+  return { ...caller, client: { ...client, scopes: subject.scopes.filter((s) => client.scopes.includes(s)) } };
+}
+
+export const INVALID_CLIENT = 'Invalid client credentials';
+
+function sameSecret(secret: string, secretHash: string): boolean {
+  const given = Buffer.from(sha256(secret), 'hex');
+  const stored = Buffer.from(secretHash, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored);
+}
+
+/**
+ * OAuth 2.0 client credentials (DESIGN.md 4): a short-lived JWT whose sub is `client:{workspace}:{handle}`, limited
+ * to the client's scopes, or to those of them `scope` asks for. Unknown client or wrong secret: 401.
+ */
+export async function issueClientToken(
+  ctx: ServerContext,
+  workspace: WorkspaceRow,
+  credentials: { client_id?: string | undefined; client_secret?: string | undefined; scope?: string | undefined },
+): Promise<AccessToken> {
+  const { client_id: clientId, client_secret: secret } = credentials;
+  if (!clientId || !secret) throw unauthorized(INVALID_CLIENT);
+  const found = await findClientOnWorkspace(ctx.database.db, { clientId }, workspace.domain);
+  // Hash the secret whatever happens, so the timing does not tell whether the client exists.
+  const ok = sameSecret(secret, found?.client.secret_hash ?? '0'.repeat(64));
+  if (!found || !ok) throw unauthorized(INVALID_CLIENT);
+  if (workspace.status === 'inactive') throw forbidden('Workspace Inactive');
+  const { client } = found;
+  const granted = clientScopes(client);
+  let scopes = granted;
+  if (credentials.scope !== undefined && credentials.scope.trim() !== '') {
+    const asked = parseScopeParameter(credentials.scope);
+    const refused = asked.filter((scope) => !isClientScope(scope) || !granted.includes(scope));
+    if (refused.length > 0) {
+      throw badRequest(`Scope not granted to this client: ${refused.join(' ')}`, {
+        scope: refused.map((scope) => `Not granted: ${scope}`),
+      });
+    }
+    scopes = asked;
+  }
+  const ttl = ctx.config.tokenTtlSeconds;
+  const issuedAt = Math.floor(ctx.now().getTime() / 1000);
+  const scope = scopes.join(' ');
+  const token = await new SignJWT({ ws: workspace.id, cid: client.id, ver: client.secret_version, scope })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(`client:${workspace.domain}:${client.handle}`)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + ttl)
+    .sign(ctx.jwtKey);
+  return { access_token: token, token_type: 'Bearer', expires_in: ttl, scope };
 }
 
 /** Cookie-authenticated reads (images in <img> tags send no bearer header). */

@@ -10,7 +10,6 @@ import {
 } from '../../domain/catalogue.js';
 import { isoNow, type ServerContext } from '../context.js';
 import { deleteAsset } from '../db/repositories/assets.js';
-import { recordHealthTransition } from '../db/repositories/health.js';
 import {
   deleteService as deleteServiceRow,
   findService,
@@ -21,12 +20,12 @@ import {
   updateService,
   type ServiceListRow,
   type ServicePatch,
-  changeServiceHealth,
 } from '../db/repositories/services.js';
 import { findTeam } from '../db/repositories/teams.js';
 import type { SearchPage } from '../db/repositories/users.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import type { Caller } from './auth.js';
+import { setServiceHealth } from './check-health.js';
 import { requireValidHandle, withFreeHandle } from './handles.js';
 import { removeIcon, replaceIcon } from './icons.js';
 import { AUTOCOMPLETE_LIMIT, findTeamOr404, teamRef } from './teams.js';
@@ -150,15 +149,14 @@ async function applyPatch(
     await db.transaction().execute(async (trx) => {
       if (Object.keys(rest).length > 0)
         await updateService(trx, workspaceId, found.row.id, { ...rest, updated_at: now.toISOString() });
-      if (await changeServiceHealth(trx, workspaceId, found.row.id, health, now.toISOString())) {
-        await recordHealthTransition(trx, {
-          workspace_id: workspaceId,
-          service_id: found.row.id,
-          at: now.getTime(),
-          health,
-          source: 'manual',
-        });
-      }
+      await setServiceHealth(trx, {
+        workspaceId,
+        serviceId: found.row.id,
+        health,
+        at: now,
+        source: 'manual',
+        actorId: caller.user.id,
+      });
     });
   } else if (Object.keys(patch).length > 0) {
     await updateService(db, workspaceId, found.row.id, { ...patch, updated_at: isoNow(ctx) });

@@ -24,3 +24,23 @@ export async function withFreeHandle(taken: () => Promise<boolean>, write: () =>
     throw error;
   }
 }
+
+/** A handle made from a name ('Deploy Bot!' -> 'deploy-bot'), at least 3 characters. */
+export function handleFromName(name: string, fallback: string): string {
+  const base = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
+  return base.length >= 3 ? base : `${fallback}${base ? `-${base}` : ''}`;
+}
+
+/** The first of `base`, `base-2`, `base-3`, ... that is not taken. */
+export async function firstFreeHandle(base: string, taken: (handle: string) => Promise<boolean>): Promise<string> {
+  for (let n = 1; ; n++) {
+    const handle = n === 1 ? base : `${base}-${n}`;
+    if (!(await taken(handle))) return handle;
+  }
+}

@@ -21,6 +21,8 @@ import type { HealthCheckRow } from '../db/schema.js';
 import { badRequest, fieldError, forbidden, HttpError, notFound } from '../errors.js';
 import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
+import { requireTeamRunner } from './runners.js';
+import { recomputeServiceHealth } from './check-health.js';
 
 export const HEALTH_CHECK_NOT_FOUND = 'The health check was not found';
 const MS_PER_DAY = 86_400_000;
@@ -110,6 +112,7 @@ export async function createHealthCheck(
   input: HealthCheckCreate,
 ): Promise<HealthCheck> {
   const { row: service } = await editableService(ctx, caller, idOrHandle);
+  if (input.runner) await requireTeamRunner(ctx, caller.workspace.id, service.owner_team_id, input.runner);
   const now = isoNow(ctx);
   const row: HealthCheckRow = {
     id: randomUUID(),
@@ -123,6 +126,7 @@ export async function createHealthCheck(
     lease_until: null,
   };
   await insertHealthCheck(ctx.database.db, row);
+  ctx.refreshChecks?.();
   return toHealthCheck(row, service.handle);
 }
 
@@ -148,8 +152,14 @@ export async function updateHealthCheck(
   if (!canEditService(viewer, service.owner_team_id)) {
     throw forbidden('Only members of the owning team can change its health checks');
   }
+  if (input.runner) await requireTeamRunner(ctx, caller.workspace.id, service.owner_team_id, input.runner);
   const patch = { ...checkFields(input), updated_at: isoNow(ctx) };
-  await updateHealthCheckRow(ctx.database.db, caller.workspace.id, check.id, patch);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await updateHealthCheckRow(trx, caller.workspace.id, check.id, patch);
+    // A failing check paused, disabled or given another importance no longer holds its service where it did.
+    if (check.failing) await recomputeServiceHealth(trx, caller.workspace.id, service.id, ctx.now());
+  });
+  ctx.refreshChecks?.();
   return toHealthCheck({ ...check, ...patch }, service.handle);
 }
 

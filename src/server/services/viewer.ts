@@ -28,6 +28,8 @@ function cacheOf(ctx: ServerContext): Map<string, Entry> {
 /** Who is looking: the caller's workspace role (fresh from the caller) and their teams. */
 export async function viewerOf(ctx: ServerContext, caller: Caller): Promise<Viewer> {
   const { workspace, user } = caller;
+  // An API client acts as a member of its team, with no admin rights anywhere.
+  if (caller.client) return { role: 'member', teams: new Map([[caller.client.teamId, 'member']]) };
   const ttl = ctx.config.authCacheTtlMs;
   const now = ctx.now().getTime();
   const cache = cacheOf(ctx);
@@ -56,5 +58,9 @@ export function forgetTeamViewers(ctx: ServerContext, teamId: string): void {
 
 /** The viewer as list queries take it (the visibility rule runs in SQL there). */
 export function serviceScope(caller: Caller, viewer: Viewer): ServiceScope {
-  return { userId: caller.user.id, all: isAdminRole(viewer.role) };
+  return {
+    userId: caller.user.id,
+    all: isAdminRole(viewer.role),
+    ...(caller.client ? { teamId: caller.client.teamId } : {}),
+  };
 }

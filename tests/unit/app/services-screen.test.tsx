@@ -86,13 +86,13 @@ describe('service screen frame', () => {
     expect(calls.filter((call) => call.path === '/api/services/nothing')).toHaveLength(1);
   });
 
-  it('shows the breadcrumb, Overview only for a viewer, and the overview fields', async () => {
+  it('shows the breadcrumb, no Settings for a viewer, and the overview fields', async () => {
     serviceApi(payments);
     renderApp('/services/payments');
 
     const crumbs = await screen.findByRole('navigation', { name: 'Breadcrumb' });
     expect(within(crumbs).getByRole('link', { name: 'Payments' }).getAttribute('href')).toBe('/services/payments');
-    expect(menuLabels()).toEqual(['Overview']);
+    expect(menuLabels()).toEqual(['Overview', 'Health Checks', 'Notices']);
     const overview = screen.getByRole('link', { name: 'Overview' });
     expect(overview.getAttribute('aria-current')).toBe('page');
 
@@ -107,7 +107,7 @@ describe('service screen frame', () => {
     serviceApi(editable);
     renderApp('/services/payments/settings');
     expect(await screen.findByLabelText('Name')).toBeTruthy();
-    expect(menuLabels()).toEqual(['Overview', 'Settings']);
+    expect(menuLabels()).toEqual(['Overview', 'Health Checks', 'Notices', 'Settings']);
     expect(screen.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBeNull();
     cleanup();

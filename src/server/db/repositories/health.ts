@@ -166,3 +166,115 @@ export async function deleteHealthCheckResultsBefore(db: Db, before: number): Pr
   const result = await db.deleteFrom('health_check_results').where('start', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+// ---- shared-runner leases (jobs/shared-runner.ts) ----
+
+/** Records that the shared runner `id` is alive at `now` and forgets runners silent since `forgetBefore`. */
+export async function heartbeatSharedRunner(db: Db, id: string, now: number, forgetBefore: number): Promise<void> {
+  await db
+    .insertInto('shared_runners')
+    .values({ id, seen_at: now })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: now }))
+    .execute();
+  await db.deleteFrom('shared_runners').where('seen_at', '<', forgetBefore).execute();
+}
+
+export async function removeSharedRunner(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('shared_runners').where('id', '=', id).execute();
+}
+
+/** Shared runners seen since `since`. */
+export async function countLiveSharedRunners(db: Db, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('shared_runners')
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .where('seen_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The checks the shared runner probes: enabled, unpaused, without a team runner, in every workspace. */
+function schedulable(db: Db) {
+  return db
+    .selectFrom('health_checks')
+    .where('disabled', '=', 0)
+    .where('paused', '=', 0)
+    .where('runner_id', 'is', null);
+}
+
+export async function countSchedulableChecks(db: Db): Promise<number> {
+  const row = await schedulable(db)
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * One lease round for the shared runner `owner`, in one transaction: renews its leases on the checks it holds
+ * that are still schedulable, gives back `release` (checks it holds beyond its share, not running), then claims
+ * up to `want` more among the unleased and the expired, skipping rows another process is claiming right now
+ * (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite serialises writers anyway). Returns every check it now holds.
+ * The one cross-workspace read of health checks: only the shared runner makes it.
+ */
+export async function claimCheckLeases(
+  db: Db,
+  options: { owner: string; now: number; until: number; release: string[]; want: number; sqlite: boolean },
+): Promise<HealthCheckRow[]> {
+  const { owner, now, until } = options;
+  return db.transaction().execute(async (trx) => {
+    if (options.release.length > 0) {
+      await trx
+        .updateTable('health_checks')
+        .set({ lease_owner: null, lease_until: null })
+        .where('lease_owner', '=', owner)
+        .where('id', 'in', options.release)
+        .execute();
+    }
+    // Leases of checks paused, disabled or handed to a team runner lapse with them.
+    await trx
+      .updateTable('health_checks')
+      .set({ lease_until: until })
+      .where('lease_owner', '=', owner)
+      .where('disabled', '=', 0)
+      .where('paused', '=', 0)
+      .where('runner_id', 'is', null)
+      .execute();
+    if (options.want > 0) {
+      let free = schedulable(trx)
+        .select('id')
+        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', '<', now)]))
+        .orderBy('id')
+        .limit(options.want);
+      if (!options.sqlite) free = free.forUpdate().skipLocked();
+      const ids = (await free.execute()).map((row) => row.id);
+      if (ids.length > 0) {
+        await trx
+          .updateTable('health_checks')
+          .set({ lease_owner: owner, lease_until: until })
+          .where('id', 'in', ids)
+          .execute();
+      }
+    }
+    return schedulable(trx).selectAll().where('lease_owner', '=', owner).execute();
+  });
+}
+
+/** Gives back every lease `owner` holds (a clean stop), so others take the checks at once. */
+export async function releaseCheckLeases(db: Db, owner: string): Promise<void> {
+  await db
+    .updateTable('health_checks')
+    .set({ lease_owner: null, lease_until: null })
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/** Persists whether a check is failing; true when that changed. */
+export async function setCheckFailing(db: Db, checkId: string, failing: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable('health_checks')
+    .set({ failing: failing ? 1 : 0 })
+    .where('id', '=', checkId)
+    .where('failing', '=', failing ? 0 : 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -12,6 +12,8 @@ import type { Db } from './workspaces.js';
 export interface ServiceScope {
   userId: string;
   all: boolean;
+  /** An API client: the team it acts for stands in for the user's memberships. */
+  teamId?: string;
 }
 
 /** A service with its owner team and whether the viewer starred it (joined: one query for a page). */
@@ -40,19 +42,21 @@ const SERVICE_COLUMNS = [
 ] as const;
 
 /** DESIGN.md 5 in SQL: owner-only services only for the owning team's members (admins skip this filter). */
-function visibleTo(workspaceId: string, userId: string) {
+function visibleTo(workspaceId: string, scope: ServiceScope) {
   return (eb: ExpressionBuilder<Database, 'services'>) =>
     eb.or([
       eb('services.visibility', '<>', 'owner'),
-      eb(
-        'services.owner_team_id',
-        'in',
-        eb
-          .selectFrom('team_members')
-          .select('team_members.team_id')
-          .where('team_members.workspace_id', '=', workspaceId)
-          .where('team_members.user_id', '=', userId),
-      ),
+      scope.teamId !== undefined
+        ? eb('services.owner_team_id', '=', scope.teamId)
+        : eb(
+            'services.owner_team_id',
+            'in',
+            eb
+              .selectFrom('team_members')
+              .select('team_members.team_id')
+              .where('team_members.workspace_id', '=', workspaceId)
+              .where('team_members.user_id', '=', scope.userId),
+          ),
     ]);
 }
 
@@ -61,7 +65,7 @@ function visibleServices(db: Db, workspaceId: string, scope: ServiceScope) {
   return db
     .selectFrom('services')
     .where('services.workspace_id', '=', workspaceId)
-    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope.userId)));
+    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)));
 }
 
 type ServiceFilter = ReturnType<typeof visibleServices>;
@@ -174,7 +178,7 @@ export function listStarredServices(db: Db, workspaceId: string, starrerId: stri
     .whereRef('services.id', '=', 'stars.service_id')
     .where('stars.user_id', '=', starrerId)
     .where('services.workspace_id', '=', workspaceId)
-    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope.userId)))
+    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)))
     .orderBy('services.name')
     .orderBy('services.handle')
     .execute();
@@ -210,7 +214,7 @@ export function listWatchedServices(db: Db, workspaceId: string, userId: string,
     .select(['services.id', 'services.handle', 'services.name', 'mutes.activity', 'mutes.notifications'])
     .whereRef('services.id', '=', 'watched.id')
     .where('services.workspace_id', '=', workspaceId)
-    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope.userId)))
+    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)))
     .orderBy('services.name')
     .orderBy('services.handle')
     .execute();

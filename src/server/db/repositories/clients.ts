@@ -1,0 +1,96 @@
+import type { Updateable } from 'kysely';
+import type { ClientRow, ClientsTable, WorkspaceRow } from '../schema.js';
+import type { Db } from './workspaces.js';
+
+export async function insertClient(db: Db, row: ClientRow): Promise<void> {
+  await db.insertInto('clients').values(row).execute();
+}
+
+/** A team's clients by name. */
+export function listTeamClients(db: Db, workspaceId: string, teamId: string): Promise<ClientRow[]> {
+  return db
+    .selectFrom('clients')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('team_id', '=', teamId)
+    .orderBy('name')
+    .orderBy('handle')
+    .execute();
+}
+
+/** Paths name a client by handle; its client_id is accepted too. */
+export async function findTeamClient(
+  db: Db,
+  workspaceId: string,
+  teamId: string,
+  handleOrClientId: string,
+): Promise<ClientRow | undefined> {
+  const ofTeam = db
+    .selectFrom('clients')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('team_id', '=', teamId);
+  return (
+    (await ofTeam.where('handle', '=', handleOrClientId).executeTakeFirst()) ??
+    ofTeam.where('client_id', '=', handleOrClientId).executeTakeFirst()
+  );
+}
+
+export async function clientHandleTaken(db: Db, workspaceId: string, handle: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('clients')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('handle', '=', handle)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+/** The client behind a client_id on the workspace named by `domain`, with the workspace (one query). */
+export async function findClientOnWorkspace(
+  db: Db,
+  by: { clientId: string } | { id: string },
+  domain: string,
+): Promise<{ client: ClientRow; workspace: WorkspaceRow } | undefined> {
+  const row = await db
+    .selectFrom('clients')
+    .innerJoin('workspaces', 'workspaces.id', 'clients.workspace_id')
+    .selectAll('clients')
+    .select([
+      'workspaces.domain as ws_domain',
+      'workspaces.name as ws_name',
+      'workspaces.status as ws_status',
+      'workspaces.login as ws_login',
+      'workspaces.created_at as ws_created_at',
+    ])
+    .$if('clientId' in by, (qb) => qb.where('clients.client_id', '=', (by as { clientId: string }).clientId))
+    .$if('id' in by, (qb) => qb.where('clients.id', '=', (by as { id: string }).id))
+    .where('workspaces.domain', '=', domain)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { ws_domain, ws_name, ws_status, ws_login, ws_created_at, ...client } = row;
+  return {
+    client,
+    workspace: {
+      id: client.workspace_id,
+      domain: ws_domain,
+      name: ws_name,
+      status: ws_status,
+      login: ws_login,
+      created_at: ws_created_at,
+    },
+  };
+}
+
+export type ClientPatch = Omit<
+  Updateable<ClientsTable>,
+  'id' | 'workspace_id' | 'team_id' | 'client_id' | 'created_at'
+>;
+
+export async function updateClient(db: Db, workspaceId: string, id: string, patch: ClientPatch): Promise<void> {
+  await db.updateTable('clients').set(patch).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+}
+
+export async function deleteClient(db: Db, workspaceId: string, id: string): Promise<void> {
+  await db.deleteFrom('clients').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+}

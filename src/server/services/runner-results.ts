@@ -1,0 +1,58 @@
+import type { RunnerResultInput, RunnerResultsAccepted } from '../../contract/clients.js';
+import type { ServerContext } from '../context.js';
+import { insertHealthCheckResults, listLatestOutcomes, setCheckFailing } from '../db/repositories/health.js';
+import { findRunnerChecks } from '../db/repositories/runners.js';
+import type { HealthCheckResultsTable, HealthCheckRow, RunnerRow } from '../db/schema.js';
+import { recomputeServiceHealth } from './check-health.js';
+
+/**
+ * Results a team runner sends (DESIGN.md 5): written for the runner's own checks only (others are dropped and
+ * named in the answer), then each check's failing state is derived again from its latest results, which the
+ * database holds whatever order batches arrive in: a check fails once more than allowed_failures runs in a row
+ * failed. A check that starts or stops failing moves its service's health (check-health.ts).
+ */
+export async function recordRunnerResults(
+  ctx: ServerContext,
+  runner: RunnerRow,
+  results: RunnerResultInput[],
+): Promise<RunnerResultsAccepted> {
+  const { db } = ctx.database;
+  const ids = [...new Set(results.map((result) => result.check_id))];
+  const checks = new Map(
+    (await findRunnerChecks(db, runner.workspace_id, runner, ids)).map((check) => [check.id, check] as const),
+  );
+  const rows: HealthCheckResultsTable[] = [];
+  const dropped = new Set<string>();
+  for (const result of results) {
+    const check = checks.get(result.check_id);
+    if (!check) {
+      dropped.add(result.check_id);
+      continue;
+    }
+    rows.push({
+      check_id: check.id,
+      workspace_id: check.workspace_id,
+      start: Date.parse(result.start),
+      time: result.time,
+      success: result.success ? 1 : 0,
+      status: result.status ?? null,
+      error: result.error ?? null,
+    });
+  }
+  if (rows.length > 0) await insertHealthCheckResults(db, rows);
+  const now = ctx.now();
+  for (const check of checks.values()) await updateFailing(ctx, check, now);
+  return { accepted: rows.length, dropped: [...dropped] };
+}
+
+/** Sets the check's persisted failing state from its latest results; a change recomputes the service's health. */
+async function updateFailing(ctx: ServerContext, check: HealthCheckRow, now: Date): Promise<void> {
+  const { db } = ctx.database;
+  const outcomes = await listLatestOutcomes(db, check.id, check.allowed_failures + 1);
+  const failing = outcomes.length > check.allowed_failures && outcomes.every((success) => !success);
+  await db.transaction().execute(async (trx) => {
+    if (await setCheckFailing(trx, check.id, failing)) {
+      await recomputeServiceHealth(trx, check.workspace_id, check.service_id, now);
+    }
+  });
+}

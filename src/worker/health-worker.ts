@@ -1,0 +1,5 @@
+/** The Comlink worker computing daily-health rollups (DESIGN.md 6); started by src/app/health/rollup-client.ts. */
+import { expose } from 'comlink';
+import { healthWorkerApi } from './health-worker-api.js';
+
+expose(healthWorkerApi);

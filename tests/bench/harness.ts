@@ -57,14 +57,14 @@ export interface Seeded {
 /** Fills the fresh workspace `bench` (its owner is already registered) and names the endpoints to measure. */
 export type Seeder = (ctx: ServerContext, workspaceId: string, ownerId: string) => Promise<Endpoint[]>;
 
-function positiveNumber(value: string | undefined, fallback: number, name: string): number {
+export function positiveNumber(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, got "${value}"`);
   return parsed;
 }
 
-function enginesToRun(): TestEngine[] {
+export function enginesToRun(): TestEngine[] {
   const wanted = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim().toLowerCase());
   const engines = (['sqlite', 'postgres'] as const).filter((e) => wanted.includes(e));
   if (engines.length === 0) throw new Error(`BENCH_ENGINES must name sqlite and/or postgres, got "${wanted}"`);
@@ -78,7 +78,7 @@ function portOf(app: FastifyInstance): number {
 /** Inserts rows in batches that stay under SQLite's and PostgreSQL's bound-parameter limits. */
 export async function insertInBatches<T extends object>(
   ctx: ServerContext,
-  table: 'users' | 'teams' | 'team_members' | 'services' | 'stars',
+  table: 'users' | 'teams' | 'team_members' | 'services' | 'stars' | 'health_checks' | 'health_transitions',
   rows: T[],
   batch = 200,
 ): Promise<void> {
@@ -94,7 +94,7 @@ export async function insertInBatches<T extends object>(
 }
 
 /** The owner through the real registration API (so the workspace is set up as in production), then a token. */
-async function registerAndLogIn(app: FastifyInstance, ctx: ServerContext, host: string) {
+export async function registerAndLogIn(app: FastifyInstance, ctx: ServerContext, host: string) {
   const ownerEmail = `owner@${DOMAIN}.example`;
   const betaKey = await createBetaKey(ctx, ownerEmail);
   const registered = await app.inject({

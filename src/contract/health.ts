@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HEALTH_CHECK_BOUNDS as BOUNDS, HEALTH_CHECK_DEFAULTS, IMPORTANCES } from '../domain/health.js';
 
 /**
  * Health checks and the health reports (spec/catalogue.md sections 3, 5 and 7; DESIGN.md 4a and 5). Reports
@@ -23,7 +24,7 @@ const isoTime = z.iso.datetime({ offset: true });
 export const reportRange = z.strictObject({ from: isoTime.optional(), to: isoTime.optional() });
 
 /** The health a failing check raises its service to (DESIGN.md 5). */
-export const importance = z.enum(['warning', 'error', 'critical']);
+export const importance = z.enum(IMPORTANCES);
 
 export const healthCheck = z
   .object({
@@ -49,9 +50,9 @@ const fields = {
   endpoint: z.url({ protocol: /^https?$/ }).max(2000),
   /** A runner's handle; omitted (or null) is the shared runner. */
   runner: z.string().min(1).max(64).nullable().optional(),
-  frequency: z.number().int().min(1).max(86_400),
-  timeout: z.number().int().min(1).max(15),
-  allowed_failures: z.number().int().min(0).max(1000),
+  frequency: z.number().int().min(BOUNDS.frequency.min).max(BOUNDS.frequency.max),
+  timeout: z.number().int().min(BOUNDS.timeout.min).max(BOUNDS.timeout.max),
+  allowed_failures: z.number().int().min(BOUNDS.allowed_failures.min).max(BOUNDS.allowed_failures.max),
   importance,
   disabled: z.boolean(),
   paused: z.boolean(),
@@ -62,10 +63,10 @@ export const healthCheckCreate = z.strictObject({
   name: fields.name,
   endpoint: fields.endpoint,
   runner: fields.runner,
-  frequency: fields.frequency.default(15),
-  timeout: fields.timeout.default(1),
-  allowed_failures: fields.allowed_failures.default(0),
-  importance: importance.default('warning'),
+  frequency: fields.frequency.default(HEALTH_CHECK_DEFAULTS.frequency),
+  timeout: fields.timeout.default(HEALTH_CHECK_DEFAULTS.timeout),
+  allowed_failures: fields.allowed_failures.default(HEALTH_CHECK_DEFAULTS.allowed_failures),
+  importance: importance.default(HEALTH_CHECK_DEFAULTS.importance),
   disabled: fields.disabled.default(false),
   paused: fields.paused.default(false),
 });

@@ -14,7 +14,14 @@ describe('migrations', () => {
     const database = await freshDatabase();
     const handle = open(database.env);
     try {
-      expect(await migrateToLatest(handle)).toEqual(['001-accounts', '002-user-search', '003-catalogue', '004-health']);
+      expect(await migrateToLatest(handle)).toEqual([
+        '001-accounts',
+        '002-user-search',
+        '003-catalogue',
+        '004-health',
+        '005-notices',
+        '006-clients-runners',
+      ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {
       await handle.close();

@@ -30,6 +30,8 @@ interface Fixture {
   service: { id: string; handle: string };
   checkId: string;
   noticeId: string;
+  clientHandle: string;
+  runnerHandle: string;
 }
 
 const svc = (b: Fixture) => `/api/services/${b.service.handle}`;
@@ -190,6 +192,56 @@ const SCOPED: Probe[] = [
     url: (b) => `/api/notices/${b.noticeId}`,
     payload: () => ({ status: 'resolved', message: 'Pwned', health: 'good' }),
   },
+  // Team clients and runners, and the runner agent's calls.
+  { method: 'GET', route: '/api/teams/:team/clients', url: (b) => `${team(b)}/clients` },
+  { method: 'GET', route: '/api/teams/:team/clients/:client', url: (b) => `${team(b)}/clients/${b.clientHandle}` },
+  {
+    method: 'POST',
+    route: '/api/teams/:team/clients',
+    url: (b) => `${team(b)}/clients`,
+    payload: () => ({ name: 'Intruder', description: 'x', scopes: ['beacon.team.read'] }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/teams/:team/clients/:client',
+    url: (b) => `${team(b)}/clients/${b.clientHandle}`,
+    payload: () => ({ scopes: ['beacon.service.manage'] }),
+  },
+  {
+    method: 'POST',
+    route: '/api/teams/:team/clients/:client/actions/update-secret',
+    url: (b) => `${team(b)}/clients/${b.clientHandle}/actions/update-secret`,
+  },
+  { method: 'DELETE', route: '/api/teams/:team/clients/:client', url: (b) => `${team(b)}/clients/${b.clientHandle}` },
+  { method: 'GET', route: '/api/teams/:team/runners', url: (b) => `${team(b)}/runners` },
+  { method: 'GET', route: '/api/teams/:team/runners/:runner', url: (b) => `${team(b)}/runners/${b.runnerHandle}` },
+  {
+    method: 'POST',
+    route: '/api/teams/:team/runners',
+    url: (b) => `${team(b)}/runners`,
+    payload: () => ({ name: 'Intruder', description: 'x' }),
+  },
+  {
+    method: 'PUT',
+    route: '/api/teams/:team/runners/:runner',
+    url: (b) => `${team(b)}/runners/${b.runnerHandle}`,
+    payload: () => ({ name: 'Pwned', description: 'x' }),
+  },
+  { method: 'DELETE', route: '/api/teams/:team/runners/:runner', url: (b) => `${team(b)}/runners/${b.runnerHandle}` },
+  {
+    method: 'POST',
+    route: '/api/runners/:runner/actions/sync',
+    url: (b) => `/api/runners/${b.runnerHandle}/actions/sync`,
+    payload: () => ({}),
+  },
+  {
+    method: 'POST',
+    route: '/api/runners/:runner/results',
+    url: (b) => `/api/runners/${b.runnerHandle}/results`,
+    payload: (b) => ({
+      results: [{ check_id: b.checkId, start: new Date().toISOString(), time: 1, success: false }],
+    }),
+  },
   // Stars, mutes, watched services, a user's teams, autocomplete.
   { method: 'GET', route: '/api/users/:username/starred', url: (b) => `/api/users/${b.owner.handle}/starred` },
   {
@@ -309,6 +361,18 @@ beforeAll(async () => {
     headers: authHeaders(bOwner),
     payload: { activity: true, notifications: true },
   });
+  const client = await server.app.inject({
+    method: 'POST',
+    url: '/api/teams/core/clients',
+    headers: authHeaders(bOwner),
+    payload: { name: 'Bravo Bot', description: 'Automation', scopes: ['beacon.team.read'] },
+  });
+  const runner = await server.app.inject({
+    method: 'POST',
+    url: '/api/teams/core/runners',
+    headers: authHeaders(bOwner),
+    payload: { name: 'Bravo Runner', description: 'In the bravo network', handle: 'bravo-runner' },
+  });
   b = {
     owner: bOwner,
     inviteId: json<{ id: string }>(invite).id,
@@ -317,6 +381,8 @@ beforeAll(async () => {
     service: { id: service.id, handle: service.handle },
     checkId: json<{ id: string }>(check).id,
     noticeId: json<{ id: string }>(notice).id,
+    clientHandle: json<{ handle: string }>(client).handle,
+    runnerHandle: json<{ handle: string }>(runner).handle,
   };
 });
 afterAll(() => server.close());
@@ -382,6 +448,13 @@ describe('tenant isolation', () => {
     ]);
     expect(await read('/api/search/services')).toHaveLength(1);
     expect(await read('/api/search/teams')).toHaveLength(1);
+    expect(await read(`${team(b)}/clients`)).toEqual([
+      expect.objectContaining({ handle: b.clientHandle, scopes: ['beacon.team.read'] }),
+    ]);
+    expect(await read(`${team(b)}/runners`)).toEqual([
+      expect.objectContaining({ handle: b.runnerHandle, name: 'Bravo Runner', sync_status: 'never', last_sync: null }),
+    ]);
+    expect(await read(`/api/health-checks/${b.checkId}/reports/health-check-results`)).toEqual([]);
   });
 
   it("A's own routes never reach B's records by id either", async () => {

@@ -2,7 +2,7 @@ import { expose, wrap } from 'comlink';
 import { afterEach, expect, it } from 'vitest';
 import { rollupDailyHealth, type DailyHealth } from '../../src/domain/health.js';
 import { rollupDailyHealthOffThread } from '../../src/app/health/rollup-client.js';
-import { healthWorkerApi, type HealthWorkerApi } from '../../src/worker/health-worker-api.js';
+import { healthWorkerApi, type HealthWorkerApi } from '../../src/workers/health-worker-api.js';
 
 const days: DailyHealth[] = [
   { date: '2024-06-01', critical: 0, error: 0, warning: 0, maintenance: 0 },

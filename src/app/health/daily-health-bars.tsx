@@ -4,20 +4,11 @@ import type { Service } from '../../contract/catalogue.js';
 import { healthLabel, type Health } from '../../domain/catalogue.js';
 import { formatUptime, type DayRollup } from '../../domain/health.js';
 import { Spinner } from '../components/status-screens.js';
+import { HEALTH_COLOURS } from './health-colours.js';
 import { healthChecksScreenPath, useServiceHealth } from './health-api.js';
 import { NO_DATA } from './results-chart.js';
 
-/**
- * Spec graph colours (good green, maintenance blue, warning orange, error yellow, critical red), in shades that
- * keep 3:1 against the card; every bar's label says the same in words.
- */
-export const DAY_COLOURS: Record<Health, string> = {
-  good: '#15803d',
-  maintenance: '#1d4ed8',
-  warning: '#c2410c',
-  error: '#a16207',
-  critical: '#b91c1c',
-};
+const BAR_GAP = 1;
 
 const dateFormat = new Intl.DateTimeFormat('en-US', {
   month: 'short',
@@ -40,28 +31,40 @@ export function dayLabel(day: DayRollup): string {
 
 /** One bar per day, oldest first, coloured by the day's status; plain DOM, so each day is read out. */
 export function DailyHealthBars({ days, label }: { days: DayRollup[]; label: string }) {
+  const first = days[0];
+  const last = days[days.length - 1];
+  // Bars up to 1rem wide: a young service's few days stay narrow, and the dates under them stay beneath them.
+  const width = `calc(${days.length} * 1rem + ${Math.max(0, days.length - 1)} * ${BAR_GAP}px)`;
   return (
     <div className="flex flex-column gap-1">
-      <ol className="list-none p-0 m-0 flex" style={{ height: '2.5rem', gap: 2 }} aria-label={label}>
+      <ol
+        className="list-none p-0 m-0 flex"
+        style={{ height: '2.5rem', gap: BAR_GAP, maxWidth: width }}
+        aria-label={label}
+      >
         {days.map((day) => {
           const text = dayLabel(day);
           return (
-            <li key={day.date} className="flex-1" style={{ minWidth: 2, maxWidth: '1rem' }}>
+            <li key={day.date} className="flex-1" style={{ minWidth: 1 }}>
               <span
                 role="img"
                 aria-label={text}
                 title={text}
                 className="block h-full border-round-sm"
-                style={{ background: DAY_COLOURS[day.status] }}
+                style={{ background: HEALTH_COLOURS[day.status] }}
               />
             </li>
           );
         })}
       </ol>
-      {days.length > 0 && (
-        <div className="flex justify-content-between text-600 text-sm" aria-hidden="true">
-          <span>{formatDay(days[0]!.date)}</span>
-          <span>{formatDay(days[days.length - 1]!.date)}</span>
+      {first && last && (
+        <div
+          className="flex justify-content-between gap-2 text-600 text-sm white-space-nowrap"
+          style={{ maxWidth: width, minWidth: 'max-content' }}
+          aria-hidden="true"
+        >
+          <span>{formatDay(first.date)}</span>
+          {last !== first && <span>{formatDay(last.date)}</span>}
         </div>
       )}
     </div>
@@ -74,7 +77,7 @@ export function DailyHealthBars({ days, label }: { days: DayRollup[]; label: str
  */
 export function ServiceHealthHistory({ service }: { service: Pick<Service, 'handle' | 'name' | 'created_at'> }) {
   const { report, rollup } = useServiceHealth(service);
-  if (report.isError || (report.isSuccess && report.data.length === 0)) {
+  if (report.isError || rollup.isError || (report.isSuccess && report.data.length === 0)) {
     return <p className="m-0 text-600">{NO_DATA}</p>;
   }
   if (!rollup.data) return <Spinner label={`Loading health of ${service.name}`} />;

@@ -61,8 +61,17 @@ export function getTeamRunnerOptionsQueryOptions(api: ApiClient, team: string) {
   });
 }
 
-/** After a check is added or changed: the service's list refetches (each card's results follow its own key). */
-export function invalidateHealthChecks(queryClient: QueryClient, service: string): Promise<void> {
+/**
+ * After a check is added or changed: the answer goes into the service's list at once (added at the end, or in
+ * its place), then the list refetches. Each card's results follow their own key.
+ */
+export function storeHealthCheck(queryClient: QueryClient, service: string, saved: HealthCheck): Promise<void> {
+  queryClient.setQueryData<HealthCheck[]>(healthChecksKey(service), (list) => {
+    if (!list) return list;
+    return list.some((check) => check.id === saved.id)
+      ? list.map((check) => (check.id === saved.id ? saved : check))
+      : [...list, saved];
+  });
   return queryClient.invalidateQueries({ queryKey: healthChecksKey(service) });
 }
 

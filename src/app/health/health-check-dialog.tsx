@@ -16,7 +16,7 @@ import {
   getTeamRunnerOptionsQueryOptions,
   healthCheckPath,
   healthChecksPath,
-  invalidateHealthChecks,
+  storeHealthCheck,
   type RunnerOption,
 } from './health-api.js';
 import { createBody, draftErrors, draftOf, newDraft, updateBody, type HealthCheckDraft } from './health-check-form.js';
@@ -24,12 +24,18 @@ import { createBody, draftErrors, draftOf, newDraft, updateBody, type HealthChec
 export const SHARED_RUNNER = 'Shared runner';
 const FORM_ID = 'health-check-form';
 
-/** The runner choices: the shared runner (''), the owner team's runners, and the check's own if not listed. */
+/** The select's value for the shared runner: the Dropdown takes '' for no choice, and no handle has parentheses. */
+const SHARED_VALUE = '(shared)';
+
+/** The runner choices: the shared runner, the owner team's runners, and the check's own when not listed. */
 export function runnerOptions(
   runners: readonly RunnerOption[],
   current: string,
 ): Array<{ label: string; value: string }> {
-  const options = [{ label: SHARED_RUNNER, value: '' }, ...runners.map((r) => ({ label: r.name, value: r.handle }))];
+  const options = [
+    { label: SHARED_RUNNER, value: SHARED_VALUE },
+    ...runners.map((runner) => ({ label: runner.name, value: runner.handle })),
+  ];
   if (current && !runners.some((runner) => runner.handle === current)) options.push({ label: current, value: current });
   return options;
 }
@@ -139,9 +145,9 @@ export function HealthCheckDialog({
       check
         ? api.send<HealthCheck>('PATCH', healthCheckPath(check.id), updateBody(current))
         : api.send<HealthCheck>('POST', healthChecksPath(service.handle), createBody(current)),
-    onSuccess: () => {
+    onSuccess: (saved) => {
       enqueue(check ? 'Service Healhcheck Updated' : 'Service Healhcheck Added');
-      void invalidateHealthChecks(queryClient, service.handle);
+      void storeHealthCheck(queryClient, service.handle, saved);
       onClose();
     },
     onError: () => {
@@ -204,9 +210,9 @@ export function HealthCheckDialog({
           <LabelledSelect
             id="health-check-runner"
             label="Runner"
-            value={draft.runner}
+            value={draft.runner || SHARED_VALUE}
             options={runnerOptions(runners.data ?? [], draft.runner)}
-            onChange={(value) => set('runner', value)}
+            onChange={(value) => set('runner', value === SHARED_VALUE ? '' : value)}
             className="w-full"
           />
         </div>

@@ -1,6 +1,6 @@
 import { wrap, type Remote } from 'comlink';
 import { rollupDailyHealth, type DailyHealth, type DailyHealthRollup } from '../../domain/health.js';
-import type { HealthWorkerApi } from '../../worker/health-worker-api.js';
+import type { HealthWorkerApi } from '../../workers/health-worker-api.js';
 
 /**
  * The rollups, computed in the Comlink health worker (DESIGN.md 6). One worker serves the whole app, started on
@@ -20,7 +20,7 @@ function connect(): Connection | null {
   connection = null;
   if (typeof Worker === 'undefined') return connection;
   try {
-    const worker = new Worker(new URL('../../worker/health-worker.ts', import.meta.url), { type: 'module' });
+    const worker = new Worker(new URL('../../workers/health-worker.ts', import.meta.url), { type: 'module' });
     const failed = new Promise<never>((_, reject) => {
       worker.addEventListener('error', () => {
         connection = null;

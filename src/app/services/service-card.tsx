@@ -4,16 +4,8 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
 import { healthLabel, type Health } from '../../domain/catalogue.js';
 import { ProfileAvatar } from '../components/avatar.js';
+import { HEALTH_COLOURS } from '../health/health-colours.js';
 import { useStar, useStarredView, type StarTarget } from './use-star.js';
-
-/** Dot colours per health, dark enough to stand out on white (the label beside it carries the meaning). */
-const HEALTH_COLOURS: Record<Health, string> = {
-  good: '#15803d',
-  maintenance: '#1d4ed8',
-  warning: '#c2410c',
-  error: '#a16207',
-  critical: '#b91c1c',
-};
 
 /** A health as a coloured dot and its label. */
 export function HealthStatus({ health }: { health: Health }) {

@@ -9,6 +9,7 @@ import { MessageCard, NotFound, Spinner } from '../components/status-screens.js'
 import { TeamHealth } from './team-health.js';
 import { TeamMembers } from './team-members.js';
 import { TeamOverview } from './team-overview.js';
+import { TeamRunnersPage } from './team-runners.js';
 import { TeamServices } from './team-services.js';
 import { TeamSettings } from './team-settings.js';
 import { getTeamQueryOptions, TEAM_NOT_FOUND, teamPath } from './teams-api.js';
@@ -94,6 +95,7 @@ export default function TeamScreen() {
         <Route path="health" element={<TeamHealth team={team} />} />
         <Route path="services" element={<TeamServices team={team} />} />
         <Route path="members" element={<TeamMembers team={team} />} />
+        <Route path="runners" element={<TeamRunnersPage team={team} />} />
         {team.is_admin && <Route path="settings" element={<TeamSettings team={team} onUpdated={replaceTeam} />} />}
         <Route path="*" element={<NotFound />} />
       </Routes>

@@ -6,7 +6,9 @@ import { FieldGroup, type FieldGroupProps } from '../components/field-group.js';
 import { ImageSetting } from '../components/image-setting.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../shell/snackbars.js';
+import { TeamClientsCard } from './team-clients.js';
 import { DeleteTeamCard } from './team-delete.js';
+import { TeamRunnersCard } from './team-runners.js';
 import { teamCrumbs, teamPath } from './teams-api.js';
 
 export type TeamPatch = { name?: string; description?: string | null };
@@ -20,10 +22,7 @@ function FieldCard({ title, ...field }: Omit<FieldGroupProps, 'label' | 'hideLab
   );
 }
 
-/**
- * The Settings tab (team admins only): Team Logo, Name, Description and Delete Team. The Clients and Runners
- * cards come with their own issues.
- */
+/** The Settings tab (team admins only): Team Logo, Name, Description, Clients, Runners and Delete Team. */
 export function TeamSettings({ team, onUpdated }: { team: Team; onUpdated: (team: Team) => void }) {
   const { api } = useAuth();
   const { enqueue } = useSnackbar();
@@ -68,6 +67,8 @@ export function TeamSettings({ team, onUpdated }: { team: Team; onUpdated: (team
         multiline
         onSave={(value) => patch({ description: value.trim() || null })}
       />
+      <TeamClientsCard team={team} />
+      <TeamRunnersCard team={team} />
       <DeleteTeamCard team={team} />
     </div>
   );

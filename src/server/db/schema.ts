@@ -183,6 +183,17 @@ export interface HealthChecksTable {
   lease_until: number | string | null;
 }
 
+/** A complete past UTC day of a service's daily health (seconds per state), cached from the transition log. */
+export interface HealthDailyTable {
+  workspace_id: string;
+  service_id: string;
+  date: string;
+  critical: number;
+  error: number;
+  warning: number;
+  maintenance: number;
+}
+
 export interface SharedRunnersTable {
   id: string;
   /** Epoch ms of its latest heartbeat. */
@@ -283,6 +294,7 @@ export interface Database {
   health_checks: HealthChecksTable;
   health_check_results: HealthCheckResultsTable;
   shared_runners: SharedRunnersTable;
+  health_daily: HealthDailyTable;
   notices: NoticesTable;
   notice_history: NoticeHistoryTable;
   events: EventsTable;

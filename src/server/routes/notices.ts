@@ -13,6 +13,7 @@ export function noticeRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.get(
       '/services/:service/notices',
       {
+        config: { scope: 'beacon.notice.read' },
         schema: {
           tags: ['notices'],
           summary:
@@ -33,6 +34,7 @@ export function noticeRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.post(
       '/services/:service/notices',
       {
+        config: { scope: 'beacon.notice.manage' },
         schema: {
           tags: ['notices'],
           summary:
@@ -52,6 +54,7 @@ export function noticeRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
     app.patch(
       '/notices/:id',
       {
+        config: { scope: 'beacon.notice.manage' },
         schema: {
           tags: ['notices'],
           summary: "Update a notice's status and message (a new history entry), optionally the service's health",

@@ -15,6 +15,8 @@ import {
   listHealthCheckResults,
   listHealthChecks as listHealthCheckRows,
   listHealthTransitions,
+  listCachedDays,
+  cacheDays,
   updateHealthCheck as updateHealthCheckRow,
 } from '../db/repositories/health.js';
 import type { HealthCheckRow } from '../db/schema.js';
@@ -79,9 +81,63 @@ export async function serviceHealthDaily(
       fieldError('from', `At most ${DAILY_HEALTH_MAX_DAYS} days before to`),
     );
   }
-  const from = Math.max(range.from, createdAt);
-  const transitions = await listHealthTransitions(ctx.database.db, caller.workspace.id, row.id, from, range.to);
-  return dailyHealth(transitions, { from, to: range.to, initial: 'good' });
+  return dailyHealthWithCache(ctx, caller.workspace.id, row.id, {
+    from: Math.max(range.from, createdAt),
+    to: range.to,
+    createdAt,
+    now,
+  });
+}
+
+/**
+ * The report from the transition log, with complete past days read from the health_daily cache: a day the
+ * range covers whole (from its midnight, or from the service's creation, to the next midnight) and that has
+ * ended never changes, so it is integrated once and kept (recordHealthTransition drops cached days from a new
+ * transition's day on). Only the other days (today, a partial first or last day) are integrated per request.
+ */
+async function dailyHealthWithCache(
+  ctx: ServerContext,
+  workspaceId: string,
+  serviceId: string,
+  range: { from: number; to: number; createdAt: number; now: number },
+): Promise<DailyHealthEntry[]> {
+  const { db } = ctx.database;
+  const { from, to } = range;
+  if (to < from) return [];
+  const dayStarts: number[] = [];
+  for (let day = utcDayStart(utcDate(from)); day <= to; day += MS_PER_DAY) dayStarts.push(day);
+  const whole = (start: number) =>
+    (from <= start || from === range.createdAt) && to >= start + MS_PER_DAY && start + MS_PER_DAY <= range.now;
+  const cacheable = dayStarts.filter(whole);
+  const cached = new Map<string, DailyHealthEntry>();
+  if (cacheable.length > 0) {
+    const rows = await listCachedDays(
+      db,
+      workspaceId,
+      serviceId,
+      utcDate(cacheable[0]!),
+      utcDate(cacheable.at(-1)!),
+    );
+    for (const day of rows) cached.set(day.date, day);
+  }
+  const missing = dayStarts.filter((start) => !cached.has(utcDate(start)));
+  const computed = new Map<string, DailyHealthEntry>();
+  if (missing.length > 0) {
+    // One pass over the span of the days not cached (cached days inside it are integrated again, harmlessly).
+    const spanFrom = Math.max(from, missing[0]!);
+    const lastStart = missing.at(-1)!;
+    const spanTo = lastStart === dayStarts.at(-1) ? to : lastStart + MS_PER_DAY;
+    const transitions = await listHealthTransitions(db, workspaceId, serviceId, spanFrom, spanTo);
+    for (const day of dailyHealth(transitions, { from: spanFrom, to: spanTo, initial: 'good' })) {
+      computed.set(day.date, day);
+    }
+    const toCache = missing.filter(whole).map((start) => computed.get(utcDate(start))!);
+    await cacheDays(db, workspaceId, serviceId, toCache);
+  }
+  return dayStarts.map((start) => {
+    const date = utcDate(start);
+    return cached.get(date) ?? computed.get(date)!;
+  });
 }
 
 export async function listHealthChecks(ctx: ServerContext, caller: Caller, idOrHandle: string): Promise<HealthCheck[]> {

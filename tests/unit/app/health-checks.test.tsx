@@ -109,6 +109,11 @@ async function optionsOf(label: string) {
   return names;
 }
 
+function dropdownText(label: string) {
+  return screen.getByLabelText(label, { selector: 'input' }).closest('.p-dropdown')!.querySelector('.p-dropdown-label')!
+    .textContent;
+}
+
 function type(label: string, value: string) {
   const input = screen.getByLabelText(label);
   fireEvent.change(input, { target: { value } });
@@ -166,6 +171,8 @@ describe('health checks screen', () => {
     expect((within(dialog).getByLabelText('Allowed failures') as HTMLInputElement).value).toBe('0');
     expect(within(dialog).queryByLabelText('Disabled')).toBeNull();
     expect(within(dialog).queryByLabelText('Paused')).toBeNull();
+    expect(dropdownText('Runner')).toBe('Shared runner');
+    expect(dropdownText('Importance')).toBe('Warning');
     expect(saveButton().disabled).toBe(true);
 
     type('Name', 'Checkout');
@@ -307,6 +314,8 @@ describe('health checks screen', () => {
     renderApp('/services/payments/health-checks');
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Login' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit Healthcheck' });
+    await waitFor(() => expect(dropdownText('Runner')).toBe('Runner A'));
+    expect(dropdownText('Importance')).toBe('Critical');
     fireEvent.click(within(dialog).getByLabelText('Disabled'));
     fireEvent.click(saveButton());
     await waitFor(() => expect(sent(calls, 'PATCH')).toHaveLength(1));

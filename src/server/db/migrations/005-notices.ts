@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Notices and their history, the event log, and what the shared runner needs to share its work: a check's
+ * Notices and their history, the event log, the daily-health cache, and what the shared runner needs to share its work: a check's
  * persisted failing state (so every process and the notice rules see it) and its lease.
  */
 export function noticesMigration() {
@@ -64,6 +64,18 @@ export function noticesMigration() {
         .createTable('shared_runners')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('seen_at', 'bigint', (c) => c.notNull())
+        .execute();
+      // Complete past days of the daily-health report, computed once from the transition log (services/health.ts).
+      await db.schema
+        .createTable('health_daily')
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
+        .addColumn('service_id', 'text', (c) => c.notNull().references('services.id').onDelete('cascade'))
+        .addColumn('date', 'text', (c) => c.notNull())
+        .addColumn('critical', 'integer', (c) => c.notNull())
+        .addColumn('error', 'integer', (c) => c.notNull())
+        .addColumn('warning', 'integer', (c) => c.notNull())
+        .addColumn('maintenance', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('health_daily_pk', ['service_id', 'date'])
         .execute();
       // Retention deletes by start across all checks.
       await db.schema.createIndex('health_check_results_start').on('health_check_results').column('start').execute();

@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Health } from '../../../domain/catalogue.js';
-import type { HealthTransition } from '../../../domain/health.js';
+import { utcDate, type DailyHealth, type HealthTransition } from '../../../domain/health.js';
 import type { HealthCheckResultsTable, HealthCheckRow, HealthChecksTable, HealthTransitionsTable } from '../schema.js';
 import type { Db } from './workspaces.js';
 
@@ -16,6 +16,40 @@ export async function recordHealthTransition(
   },
 ): Promise<void> {
   await db.insertInto('health_transitions').values(row).execute();
+  // The cached days from this one on no longer hold (normally only today, which is never cached).
+  await db
+    .deleteFrom('health_daily')
+    .where('service_id', '=', row.service_id)
+    .where('date', '>=', utcDate(row.at))
+    .execute();
+}
+
+/** Cached complete days of a service between two dates (YYYY-MM-DD, inclusive). */
+export async function listCachedDays(
+  db: Db,
+  workspaceId: string,
+  serviceId: string,
+  fromDate: string,
+  toDate: string,
+): Promise<DailyHealth[]> {
+  return db
+    .selectFrom('health_daily')
+    .select(['date', 'critical', 'error', 'warning', 'maintenance'])
+    .where('service_id', '=', serviceId)
+    .where('workspace_id', '=', workspaceId)
+    .where('date', '>=', fromDate)
+    .where('date', '<=', toDate)
+    .execute();
+}
+
+/** Caches complete days; a day cached meanwhile by another request is left as it is (the same figures). */
+export async function cacheDays(db: Db, workspaceId: string, serviceId: string, days: DailyHealth[]): Promise<void> {
+  if (days.length === 0) return;
+  await db
+    .insertInto('health_daily')
+    .values(days.map((day) => ({ ...day, workspace_id: workspaceId, service_id: serviceId })))
+    .onConflict((oc) => oc.columns(['service_id', 'date']).doNothing())
+    .execute();
 }
 
 /**

@@ -1,0 +1,287 @@
+/**
+ * The team runner agent (`beacon runner`, DESIGN.md 5): runs inside a team's own network and probes the health
+ * checks assigned to its runner, private targets included. It speaks only the public API:
+ *
+ * 1. POST /api/token, grant_type=client_credentials, for a client of the runner's team (renewed before expiry,
+ *    and at once after a 401);
+ * 2. POST /api/runners/{runner}/actions/sync every `syncSeconds`: the checks to run (id, endpoint, frequency and
+ *    timeout in seconds); it reports the last error it ran into, which the server shows as the runner's status;
+ * 3. probes each check at its frequency, never overlapping itself (CheckScheduler), with the probe engine;
+ * 4. POST /api/runners/{runner}/results every `flushMs` with what finished meanwhile (kept and retried while the
+ *    server cannot be reached).
+ */
+import { lookup as dnsLookup } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, fetch } from 'undici';
+import { MAX_TIMEOUT_SECONDS, probe, type ProbeResult } from './probe.js';
+import { CheckScheduler } from './schedule.js';
+
+export interface RunnerAgentOptions {
+  /** The workspace's origin, e.g. https://acme.beacon.example (names under .localhost resolve to loopback). */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  /** The runner's handle. */
+  runner: string;
+  /** Seconds between syncs (default 30). */
+  syncSeconds?: number;
+  /** Milliseconds between result posts (default 1000). */
+  flushMs?: number;
+  /** Where the agent says what it does (default: nothing). */
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export interface RunnerAgent {
+  /** Resolves after the first sync succeeded (rejects if it failed: bad URL, credentials or runner). */
+  ready: Promise<void>;
+  /** Stops syncing and scheduling, waits for probes in flight, posts what is left, and closes connections. */
+  stop(): Promise<void>;
+}
+
+/** What the sync answers (the API's RunnerSync). */
+interface AgentCheck {
+  id: string;
+  name: string;
+  endpoint: string;
+  frequency: number;
+  timeout: number;
+}
+
+interface AgentResult {
+  check_id: string;
+  start: string;
+  time: number;
+  success: boolean;
+  status?: number;
+  error?: string;
+}
+
+/** Results per post (the API takes at most 1000) and kept at most while the server cannot be reached. */
+const BATCH_MAX = 1000;
+const BUFFER_MAX = 50_000;
+/** A token is renewed when less than this share of its life is left. */
+const RENEW_SHARE = 0.2;
+
+export class AgentHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Name resolution that sends every name under .localhost to loopback, as browsers do (RFC 6761), so a workspace
+ * host such as acme.localhost works on a machine whose resolver does not know it.
+ */
+const localhostAwareLookup: LookupFunction = (hostname, options, callback) => {
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
+    if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    else callback(null, '127.0.0.1', 4);
+    return;
+  }
+  dnsLookup(hostname, options, callback);
+};
+
+export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
+  const base = new URL(options.url);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error('--url must be an http(s) URL');
+  if (isIP(base.hostname)) {
+    // The workspace is read from the host name: an address cannot name one.
+    throw new Error('--url must name the workspace host (e.g. https://acme.beacon.example), not an IP address');
+  }
+  const syncMs = Math.max(1, options.syncSeconds ?? 30) * 1000;
+  const flushMs = options.flushMs ?? 1000;
+  const log = options.log ?? (() => undefined);
+  const runnerPath = `/api/runners/${encodeURIComponent(options.runner)}`;
+  const api = new Agent({ connect: { lookup: localhostAwareLookup }, keepAliveTimeout: 10_000 });
+
+  const scheduler = new CheckScheduler<{ id: string; frequencySeconds: number; check: AgentCheck }>();
+  const inFlight = new Set<Promise<void>>();
+  let buffer: AgentResult[] = [];
+  let token: { value: string; renewAt: number } | undefined;
+  let tokenRequest: Promise<string> | undefined;
+  let lastError: string | null = null;
+  let stopped = false;
+  let tickTimer: NodeJS.Timeout | undefined;
+  let syncing: Promise<void> | undefined;
+  let flushing: Promise<void> | undefined;
+  const timers: NodeJS.Timeout[] = [];
+
+  const fail = (message: string) => {
+    lastError = message;
+    log('warn', message);
+  };
+
+  const send = async (path: string, init: { method: string; body?: unknown; token?: string }) => {
+    const response = await fetch(new URL(path, base), {
+      method: init.method,
+      dispatcher: api,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await response.text();
+    let json: unknown = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: reported by status below
+    }
+    if (!response.ok) {
+      const message = (json as { message?: string } | undefined)?.message ?? response.statusText;
+      throw new AgentHttpError(response.status, `${init.method} ${path}: ${response.status} ${message}`);
+    }
+    return json;
+  };
+
+  const accessToken = (): Promise<string> => {
+    if (token && Date.now() < token.renewAt) return Promise.resolve(token.value);
+    return (tokenRequest ??= (async () => {
+      const answer = (await send('/api/token', {
+        method: 'POST',
+        body: {
+          grant_type: 'client_credentials',
+          client_id: options.clientId,
+          client_secret: options.clientSecret,
+        },
+      })) as { access_token: string; expires_in: number };
+      token = {
+        value: answer.access_token,
+        renewAt: Date.now() + answer.expires_in * 1000 * (1 - RENEW_SHARE),
+      };
+      return token.value;
+    })().finally(() => {
+      tokenRequest = undefined;
+    }));
+  };
+
+  /** An API call with the token; after a 401 (token revoked or expired early) once more with a new token. */
+  const call = async (path: string, body: unknown) => {
+    try {
+      return await send(path, { method: 'POST', body, token: await accessToken() });
+    } catch (error) {
+      if (!(error instanceof AgentHttpError) || error.status !== 401) throw error;
+      token = undefined;
+      return send(path, { method: 'POST', body, token: await accessToken() });
+    }
+  };
+
+  const sync = () =>
+    (syncing ??= (async () => {
+      const answer = (await call(`${runnerPath}/actions/sync`, { error: lastError })) as { checks: AgentCheck[] };
+      lastError = null;
+      scheduler.update(
+        answer.checks.map((check) => ({ id: check.id, frequencySeconds: check.frequency, check })),
+        Date.now(),
+      );
+      log('info', `synced: ${answer.checks.length} check(s)`);
+    })().finally(() => {
+      syncing = undefined;
+    }));
+
+  const record = (check: AgentCheck, result: ProbeResult) => {
+    buffer.push({
+      check_id: check.id,
+      start: new Date(result.start).toISOString(),
+      time: result.time,
+      success: result.success,
+      ...(result.status !== undefined ? { status: result.status } : {}),
+      ...(result.error !== undefined ? { error: result.error.slice(0, 2000) } : {}),
+    });
+    // While the server is unreachable the oldest results give way.
+    if (buffer.length > BUFFER_MAX) buffer = buffer.slice(buffer.length - BUFFER_MAX);
+  };
+
+  const run = (check: AgentCheck) => {
+    // Team runners run inside their owners' networks and may probe private targets (DESIGN.md 5).
+    const task = probe({ endpoint: check.endpoint, timeoutSeconds: check.timeout }, { allowPrivate: true })
+      .then((result) => record(check, result))
+      .catch((error: unknown) => log('error', `check ${check.id} failed to run: ${String(error)}`))
+      .finally(() => {
+        scheduler.finished(check.id, Date.now());
+        inFlight.delete(task);
+      });
+    inFlight.add(task);
+  };
+
+  const tick = () => {
+    tickTimer = undefined;
+    if (stopped) return;
+    const now = Date.now();
+    for (const id of scheduler.due(now)) {
+      const entry = scheduler.get(id);
+      if (!entry || !scheduler.started(id, now)) continue;
+      run(entry.check.check);
+    }
+    const wake = scheduler.nextWake();
+    tickTimer = setTimeout(tick, wake === null ? 1000 : Math.min(1000, Math.max(10, wake - Date.now())));
+  };
+
+  const flush = () =>
+    (flushing ??= (async () => {
+      while (buffer.length > 0) {
+        const batch = buffer.slice(0, BATCH_MAX);
+        try {
+          const answer = (await call(`${runnerPath}/results`, { results: batch })) as { dropped: string[] };
+          buffer = buffer.slice(batch.length);
+          if (answer.dropped.length > 0) log('info', `results dropped for checks ${answer.dropped.join(', ')}`);
+        } catch (error) {
+          if (error instanceof AgentHttpError && error.status === 400) {
+            // The server will never take this batch: drop it rather than retry for ever.
+            buffer = buffer.slice(batch.length);
+            fail(`results refused: ${error.message}`);
+            continue;
+          }
+          fail(`could not send results: ${error instanceof Error ? error.message : String(error)}`);
+          return;
+        }
+      }
+    })().finally(() => {
+      flushing = undefined;
+    }));
+
+  const every = (ms: number, fn: () => Promise<unknown>) => {
+    const timer = setInterval(() => {
+      if (!stopped) void fn().catch(() => undefined);
+    }, ms);
+    timers.push(timer);
+  };
+
+  const ready = sync().then(() => {
+    if (stopped) return;
+    tick();
+    every(syncMs, () =>
+      sync().catch((error: unknown) => fail(`sync failed: ${error instanceof Error ? error.message : String(error)}`)),
+    );
+    every(flushMs, flush);
+  });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    ready,
+    stop: () =>
+      (stopping ??= (async () => {
+        stopped = true;
+        if (tickTimer) clearTimeout(tickTimer);
+        for (const timer of timers) clearInterval(timer);
+        await Promise.allSettled([ready, syncing]);
+        let bound: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.allSettled([...inFlight]),
+          new Promise((resolve) => {
+            bound = setTimeout(resolve, (MAX_TIMEOUT_SECONDS + 1) * 1000);
+          }),
+        ]);
+        clearTimeout(bound);
+        await flushing;
+        await flush();
+        await api.close();
+      })()),
+  };
+}

@@ -4,7 +4,9 @@ import {
   apiCall,
   apiInviteAndJoin,
   apiToken,
+  choose,
   launchChromium,
+  logIn as logInAs,
   newPage,
   screenshot,
   startBeacon,
@@ -38,22 +40,8 @@ afterAll(async () => {
 
 const url = (path: string) => `${beacon.origin('demo')}${path}`;
 
-async function logIn(page: Page, email = OWNER.email, password = OWNER.password): Promise<void> {
-  await page.goto(url('/login'));
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL(url('/'));
-}
-
-/** Picks an option of the PrimeReact dropdown labelled `label`. */
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  const id = await page
-    .locator('label', { hasText: new RegExp(`^${label}$`) })
-    .first()
-    .getAttribute('for');
-  await page.locator(`#${id}`).locator('xpath=ancestor::div[contains(@class,"p-dropdown")][1]').click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+function logIn(page: Page, email = OWNER.email, password = OWNER.password): Promise<void> {
+  return logInAs(page, beacon, 'demo', email, password);
 }
 
 describe('the catalogue in the browser', () => {

@@ -115,6 +115,25 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
+/** Logs in through the login screen of `workspace` and waits for home. */
+export async function logIn(page: Page, beacon: Beacon, workspace: string, email: string, password: string) {
+  await page.goto(`${beacon.origin(workspace)}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL(`${beacon.origin(workspace)}/`);
+}
+
+/** Picks an option of the PrimeReact dropdown labelled `label`. */
+export async function choose(page: Page, label: string, option: string): Promise<void> {
+  const id = await page
+    .locator('label', { hasText: new RegExp(`^${label}$`) })
+    .first()
+    .getAttribute('for');
+  await page.locator(`#${id}`).locator('xpath=ancestor::div[contains(@class,"p-dropdown")][1]').click();
+  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
+}
+
 export interface ApiAnswer {
   status: number;
   body: unknown;

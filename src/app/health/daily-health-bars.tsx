@@ -1,7 +1,7 @@
 import { Button } from 'primereact/button';
 import { useNavigate } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
-import { healthLabel, type Health } from '../../domain/catalogue.js';
+import { healthLabel } from '../../domain/catalogue.js';
 import { formatUptime, type DayRollup } from '../../domain/health.js';
 import { Spinner } from '../components/status-screens.js';
 import { HEALTH_COLOURS } from './health-colours.js';

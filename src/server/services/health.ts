@@ -111,13 +111,7 @@ async function dailyHealthWithCache(
   const cacheable = dayStarts.filter(whole);
   const cached = new Map<string, DailyHealthEntry>();
   if (cacheable.length > 0) {
-    const rows = await listCachedDays(
-      db,
-      workspaceId,
-      serviceId,
-      utcDate(cacheable[0]!),
-      utcDate(cacheable.at(-1)!),
-    );
+    const rows = await listCachedDays(db, workspaceId, serviceId, utcDate(cacheable[0]!), utcDate(cacheable.at(-1)!));
     for (const day of rows) cached.set(day.date, day);
   }
   const missing = dayStarts.filter((start) => !cached.has(utcDate(start)));

@@ -152,7 +152,9 @@ describe('team clients card', () => {
     expect(screen.getByText('Pick at least one scope')).toBeTruthy();
     expect(button('Save').disabled).toBe(true);
     fireEvent.click(screen.getByLabelText('beacon.team.read'));
-    fireEvent.change(within(await clientsCard()).getByLabelText('Description'), { target: { value: 'Deploys everything' } });
+    fireEvent.change(within(await clientsCard()).getByLabelText('Description'), {
+      target: { value: 'Deploys everything' },
+    });
     fireEvent.click(button('Save'));
 
     expect(await screen.findByText('Team Client Updated')).toBeTruthy();

@@ -13,7 +13,8 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, fetch } from 'undici';
-import { MAX_TIMEOUT_SECONDS, probe, type ProbeResult } from './probe.js';
+import type { ProbeResult } from './probe.js';
+import { startProbeLoop, type ProbeLoop } from './probe-loop.js';
 import { CheckScheduler } from './schedule.js';
 
 export interface RunnerAgentOptions {
@@ -98,13 +99,11 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
   const api = new Agent({ connect: { lookup: localhostAwareLookup }, keepAliveTimeout: 10_000 });
 
   const scheduler = new CheckScheduler<{ id: string; frequencySeconds: number; check: AgentCheck }>();
-  const inFlight = new Set<Promise<void>>();
   let buffer: AgentResult[] = [];
   let token: { value: string; renewAt: number } | undefined;
   let tokenRequest: Promise<string> | undefined;
   let lastError: string | null = null;
   let stopped = false;
-  let tickTimer: NodeJS.Timeout | undefined;
   let syncing: Promise<void> | undefined;
   let flushing: Promise<void> | undefined;
   const timers: NodeJS.Timeout[] = [];
@@ -198,31 +197,6 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
     if (buffer.length > BUFFER_MAX) buffer = buffer.slice(buffer.length - BUFFER_MAX);
   };
 
-  const run = (check: AgentCheck) => {
-    // Team runners run inside their owners' networks and may probe private targets (DESIGN.md 5).
-    const task = probe({ endpoint: check.endpoint, timeoutSeconds: check.timeout }, { allowPrivate: true })
-      .then((result) => record(check, result))
-      .catch((error: unknown) => log('error', `check ${check.id} failed to run: ${String(error)}`))
-      .finally(() => {
-        scheduler.finished(check.id, Date.now());
-        inFlight.delete(task);
-      });
-    inFlight.add(task);
-  };
-
-  const tick = () => {
-    tickTimer = undefined;
-    if (stopped) return;
-    const now = Date.now();
-    for (const id of scheduler.due(now)) {
-      const entry = scheduler.get(id);
-      if (!entry || !scheduler.started(id, now)) continue;
-      run(entry.check.check);
-    }
-    const wake = scheduler.nextWake();
-    tickTimer = setTimeout(tick, wake === null ? 1000 : Math.min(1000, Math.max(10, wake - Date.now())));
-  };
-
   const flush = () =>
     (flushing ??= (async () => {
       while (buffer.length > 0) {
@@ -253,9 +227,17 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
     timers.push(timer);
   };
 
+  let loop: ProbeLoop | undefined;
   const ready = sync().then(() => {
     if (stopped) return;
-    tick();
+    loop = startProbeLoop<{ id: string; frequencySeconds: number; check: AgentCheck }>({
+      scheduler,
+      target: ({ check }) => ({ endpoint: check.endpoint, timeoutSeconds: check.timeout }),
+      // Team runners run inside their owners' networks and may probe private targets (DESIGN.md 5).
+      probeOptions: { allowPrivate: true },
+      onResult: ({ check }, result) => record(check, result),
+      onError: ({ check }, error) => log('error', `check ${check.id} failed to run: ${String(error)}`),
+    });
     every(syncMs, () =>
       sync().catch((error: unknown) => fail(`sync failed: ${error instanceof Error ? error.message : String(error)}`)),
     );
@@ -268,17 +250,9 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
     stop: () =>
       (stopping ??= (async () => {
         stopped = true;
-        if (tickTimer) clearTimeout(tickTimer);
         for (const timer of timers) clearInterval(timer);
         await Promise.allSettled([ready, syncing]);
-        let bound: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.allSettled([...inFlight]),
-          new Promise((resolve) => {
-            bound = setTimeout(resolve, (MAX_TIMEOUT_SECONDS + 1) * 1000);
-          }),
-        ]);
-        clearTimeout(bound);
+        await loop?.stop();
         await flushing;
         await flush();
         await api.close();

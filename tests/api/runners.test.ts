@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client, Runner, RunnerSync } from '../../src/contract/clients.js';
 import type { HealthCheck, HealthCheckResult } from '../../src/contract/health.js';
+import { beacon } from '../support/processes.js';
 import {
   callAs,
   hostOf,
@@ -315,30 +315,6 @@ describe('the runner agent protocol', () => {
   });
 });
 
-/** Runs the real `beacon` command and collects its output (as tests/api/lifecycle.test.ts does). */
-function beacon(args: string[]) {
-  const child = spawn(process.execPath, ['bin/beacon.js', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    output: () => output,
-    async waitFor(pattern: RegExp, timeoutMs = 20000): Promise<void> {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(output)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${pattern} in output:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
-}
-
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -385,19 +361,22 @@ describe('beacon runner (end to end)', () => {
     );
     const { made } = await clientOf('ops', ['beacon.runner.read', 'beacon.runner.manage']);
 
-    const agent = beacon([
-      'runner',
-      '--url',
-      `http://runco.localhost:${apiPort}`,
-      '--client-id',
-      made.client_id,
-      '--client-secret',
-      made.client_secret!,
-      '--runner',
-      'lab',
-      '--sync-interval',
-      '1',
-    ]);
+    const agent = beacon(
+      [
+        'runner',
+        '--url',
+        `http://runco.localhost:${apiPort}`,
+        '--client-id',
+        made.client_id,
+        '--client-secret',
+        made.client_secret!,
+        '--runner',
+        'lab',
+        '--sync-interval',
+        '1',
+      ],
+      {},
+    );
     try {
       await agent.waitFor(/synced: 1 check\(s\)/);
       const results = () =>
@@ -431,17 +410,20 @@ describe('beacon runner (end to end)', () => {
 
   it('exits with an error when the credentials are wrong', async () => {
     const apiPort = (server.app.server.address() as AddressInfo).port;
-    const agent = beacon([
-      'runner',
-      '--url',
-      `http://runco.localhost:${apiPort}`,
-      '--client-id',
-      'nobody',
-      '--client-secret',
-      'wrong',
-      '--runner',
-      'lab',
-    ]);
+    const agent = beacon(
+      [
+        'runner',
+        '--url',
+        `http://runco.localhost:${apiPort}`,
+        '--client-id',
+        'nobody',
+        '--client-secret',
+        'wrong',
+        '--runner',
+        'lab',
+      ],
+      {},
+    );
     expect(await agent.exited).toBe(1);
     expect(agent.output()).toContain('401 Invalid client credentials');
   }, 30000);

@@ -13,7 +13,10 @@ export interface TextFieldProps {
   error?: string | null;
   /** Help text shown under the field at all times. */
   hint?: string;
-  type?: 'text' | 'email' | 'password';
+  type?: 'text' | 'email' | 'password' | 'number';
+  /** Bounds of a whole number field (type 'number'). */
+  min?: number;
+  max?: number;
   autoComplete?: string;
   disabled?: boolean;
 }
@@ -28,9 +31,12 @@ export function TextField({
   error,
   hint,
   type = 'text',
+  min,
+  max,
   autoComplete,
   disabled,
 }: TextFieldProps) {
+  const number = type === 'number' ? { inputMode: 'numeric' as const, min, max, step: 1 } : {};
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
@@ -40,6 +46,7 @@ export function TextField({
       <InputText
         id={id}
         type={type}
+        {...number}
         autoComplete={autoComplete}
         value={value}
         disabled={disabled}

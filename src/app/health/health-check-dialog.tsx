@@ -2,7 +2,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
 import { InputSwitch } from 'primereact/inputswitch';
-import { InputText } from 'primereact/inputtext';
 import { useState, type FormEvent } from 'react';
 import type { Service } from '../../contract/catalogue.js';
 import type { HealthCheck } from '../../contract/health.js';
@@ -38,58 +37,6 @@ export function runnerOptions(
   ];
   if (current && !runners.some((runner) => runner.handle === current)) options.push({ label: current, value: current });
   return options;
-}
-
-function NumberField({
-  id,
-  label,
-  value,
-  min,
-  max,
-  hint,
-  error,
-  onChange,
-  onBlur,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  min: number;
-  max: number;
-  hint: string;
-  error: string | null;
-  onChange(value: string): void;
-  onBlur(): void;
-}) {
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  return (
-    <div className="flex flex-column gap-1">
-      <label htmlFor={id}>{label}</label>
-      <InputText
-        id={id}
-        type="number"
-        inputMode="numeric"
-        min={min}
-        max={max}
-        step={1}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        onBlur={onBlur}
-        className={error ? 'p-invalid' : undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${hintId} ${errorId}` : hintId}
-      />
-      <small id={hintId} className="text-600">
-        {hint}
-      </small>
-      {error && (
-        <small id={errorId} className="p-error">
-          {error}
-        </small>
-      )}
-    </div>
-  );
 }
 
 function Switch({
@@ -227,7 +174,8 @@ export function HealthCheckDialog({
           />
         </div>
         <div className="col-12 md:col-4">
-          <NumberField
+          <TextField
+            type="number"
             id="health-check-frequency"
             label="Frequency"
             hint="Seconds between checks."
@@ -239,7 +187,8 @@ export function HealthCheckDialog({
           />
         </div>
         <div className="col-12 md:col-4">
-          <NumberField
+          <TextField
+            type="number"
             id="health-check-timeout"
             label="Timeout"
             hint="Seconds, 1 to 15."
@@ -251,7 +200,8 @@ export function HealthCheckDialog({
           />
         </div>
         <div className="col-12 md:col-4">
-          <NumberField
+          <TextField
+            type="number"
             id="health-check-allowed-failures"
             label="Allowed failures"
             hint="Failures in a row before it fails."

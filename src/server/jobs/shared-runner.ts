@@ -12,7 +12,8 @@
  * the same slots.
  */
 import { randomUUID } from 'node:crypto';
-import { MAX_TIMEOUT_SECONDS, probe, type ProbeResult } from '../../runner/probe.js';
+import type { ProbeResult } from '../../runner/probe.js';
+import { startProbeLoop, type ProbeLoop } from '../../runner/probe-loop.js';
 import { CheckScheduler } from '../../runner/schedule.js';
 import type { ServerContext } from '../context.js';
 import { isSqlite } from '../db/connect.js';
@@ -92,10 +93,8 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
 
   const scheduler = new CheckScheduler<RunnerCheck>();
   const states = new Map<string, CheckState>();
-  const inFlight = new Set<Promise<void>>();
   let buffer: HealthCheckResultsTable[] = [];
   let stopped = false;
-  let tickTimer: NodeJS.Timeout | undefined;
   const timers: NodeJS.Timeout[] = [];
   /** Health changes one at a time, so two checks of a service flipping together cannot interleave. */
   let healthChain: Promise<void> = Promise.resolve();
@@ -211,40 +210,6 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     setFailing(check.id, state);
   };
 
-  const run = (check: HealthCheckRow) => {
-    const task = probe(
-      { endpoint: check.endpoint, timeoutSeconds: check.timeout },
-      { allowPrivate: ctx.config.allowPrivateTargets },
-    )
-      .then((result) => record(check, result))
-      .catch((error: unknown) => log.error({ err: error, checkId: check.id }, 'health check run failed'))
-      .finally(() => {
-        scheduler.finished(check.id, Date.now());
-        inFlight.delete(task);
-      });
-    inFlight.add(task);
-  };
-
-  const tick = () => {
-    tickTimer = undefined;
-    if (stopped) return;
-    const now = Date.now();
-    // A lease about to run out (the database unreachable at the last reloads) lets another process take over.
-    const leased = now < leaseUntil - LEASE_MARGIN_MS;
-    for (const id of leased ? scheduler.due(now) : []) {
-      if (inFlight.size >= maxInFlight) break;
-      const entry = scheduler.get(id);
-      const dueAt = entry?.dueAt ?? now;
-      if (!entry || !scheduler.started(id, now)) continue;
-      options.onStart?.(now - dueAt);
-      run(entry.check.row);
-    }
-    const wake = scheduler.nextWake();
-    const delay = wake === null ? tickMs : Math.min(tickMs, Math.max(10, wake - Date.now()));
-    tickTimer = setTimeout(tick, delay);
-    tickTimer.unref();
-  };
-
   const flush = () =>
     (flushing ??= (async () => {
       while (buffer.length > 0) {
@@ -287,7 +252,22 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     timers.push(timer);
   };
 
-  void refresh().then(tick);
+  let loop: ProbeLoop | undefined;
+  const started = refresh().then(() => {
+    if (stopped) return;
+    loop = startProbeLoop<RunnerCheck>({
+      scheduler,
+      target: (check) => ({ endpoint: check.row.endpoint, timeoutSeconds: check.row.timeout }),
+      probeOptions: { allowPrivate: ctx.config.allowPrivateTargets },
+      onResult: (check, result) => record(check.row, result),
+      onError: (check, error) => log.error({ err: error, checkId: check.id }, 'health check run failed'),
+      // A lease about to run out (the database unreachable at the last reloads) lets another process take over.
+      mayStart: (now) => now < leaseUntil - LEASE_MARGIN_MS,
+      ...(options.onStart ? { onStart: options.onStart } : {}),
+      maxInFlight,
+      tickMs,
+    });
+  });
   every(reloadMs, refresh);
   every(flushMs, flush);
   every(retentionMs, retention);
@@ -299,18 +279,10 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     stop: () =>
       (stopping ??= (async () => {
         stopped = true;
-        if (tickTimer) clearTimeout(tickTimer);
         for (const timer of timers) clearInterval(timer);
+        await started;
         await reloading;
-        // Probes end by their own timeout; the bound only guards against a bug.
-        let bound: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.allSettled([...inFlight]),
-          new Promise((resolve) => {
-            bound = setTimeout(resolve, (MAX_TIMEOUT_SECONDS + 1) * 1000);
-          }),
-        ]);
-        clearTimeout(bound);
+        await loop?.stop();
         await healthChain;
         await flushing;
         await flush();

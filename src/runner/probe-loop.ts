@@ -1,0 +1,85 @@
+/**
+ * The loop both runners share (the shared runner in `beacon serve`, the team runner agent): it starts the due
+ * checks of a CheckScheduler as probes, never overlapping a check with itself, wakes for the next slot, and on
+ * stop waits for the probes in flight (each ends by its own timeout).
+ */
+import { MAX_TIMEOUT_SECONDS, probe, type ProbeOptions, type ProbeResult } from './probe.js';
+import type { CheckScheduler, ScheduledCheck } from './schedule.js';
+
+export interface ProbeLoopOptions<C extends ScheduledCheck> {
+  scheduler: CheckScheduler<C>;
+  /** What to probe for a check. */
+  target(check: C): { endpoint: string; timeoutSeconds: number };
+  probeOptions: ProbeOptions;
+  onResult(check: C, result: ProbeResult): void;
+  onError(check: C, error: unknown): void;
+  /** False while no probe may start (the shared runner's leases running out). */
+  mayStart?(now: number): boolean;
+  /** Told how late each probe starts after its slot, ms. */
+  onStart?(lagMs: number): void;
+  /** Probes in flight at most; due checks wait for the next tick beyond it. */
+  maxInFlight?: number;
+  /** How often the loop wakes at most, ms (earlier when a check is due sooner). */
+  tickMs?: number;
+}
+
+export interface ProbeLoop {
+  /** Starts no more probes, then waits for those in flight (at most the longest timeout). */
+  stop(): Promise<void>;
+}
+
+export function startProbeLoop<C extends ScheduledCheck>(options: ProbeLoopOptions<C>): ProbeLoop {
+  const { scheduler } = options;
+  const maxInFlight = options.maxInFlight ?? 200;
+  const tickMs = options.tickMs ?? 1000;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const run = (check: C) => {
+    const task = probe(options.target(check), options.probeOptions)
+      .then((result) => options.onResult(check, result))
+      .catch((error: unknown) => options.onError(check, error))
+      .finally(() => {
+        scheduler.finished(check.id, Date.now());
+        inFlight.delete(task);
+      });
+    inFlight.add(task);
+  };
+
+  const tick = () => {
+    timer = undefined;
+    if (stopped) return;
+    const now = Date.now();
+    const due = options.mayStart && !options.mayStart(now) ? [] : scheduler.due(now);
+    for (const id of due) {
+      if (inFlight.size >= maxInFlight) break;
+      const entry = scheduler.get(id);
+      if (!entry) continue;
+      const dueAt = entry.dueAt;
+      if (!scheduler.started(id, now)) continue;
+      options.onStart?.(now - dueAt);
+      run(entry.check);
+    }
+    const wake = scheduler.nextWake();
+    timer = setTimeout(tick, wake === null ? tickMs : Math.min(tickMs, Math.max(10, wake - Date.now())));
+    timer.unref();
+  };
+  tick();
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      // Probes end by their own timeout; the bound only guards against a bug.
+      let bound: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((resolve) => {
+          bound = setTimeout(resolve, (MAX_TIMEOUT_SECONDS + 1) * 1000);
+        }),
+      ]);
+      clearTimeout(bound);
+    },
+  };
+}

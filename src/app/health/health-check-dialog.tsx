@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
+import { DialogFooter } from '../components/dialog-footer.js';
 import { InputSwitch } from 'primereact/inputswitch';
 import { useState, type FormEvent } from 'react';
 import type { Service } from '../../contract/catalogue.js';
@@ -119,16 +119,13 @@ export function HealthCheckDialog({
       onHide={onClose}
       style={{ width: '36rem', maxWidth: '95vw' }}
       footer={
-        <div className="flex justify-content-end gap-2">
-          <Button type="button" label="Cancel" text onClick={onClose} disabled={save.isPending} />
-          <Button
-            type="submit"
-            form={FORM_ID}
-            label="Save"
-            disabled={!valid || save.isPending}
-            loading={save.isPending}
-          />
-        </div>
+        <DialogFooter
+          onCancel={onClose}
+          pending={save.isPending}
+          submitLabel="Save"
+          disabled={!valid}
+          formId={FORM_ID}
+        />
       }
     >
       <form id={FORM_ID} onSubmit={submit} noValidate className="grid">

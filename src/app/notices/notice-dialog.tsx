@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
+import { DialogFooter } from '../components/dialog-footer.js';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { useState, type FormEvent } from 'react';
 import type { Service } from '../../contract/catalogue.js';
@@ -111,16 +111,13 @@ export function NoticeDialog({
       onHide={onClose}
       style={{ width: '34rem', maxWidth: '95vw' }}
       footer={
-        <div className="flex justify-content-end gap-2">
-          <Button type="button" label="Cancel" text onClick={onClose} disabled={save.isPending} />
-          <Button
-            type="submit"
-            form={formId}
-            label="Save"
-            disabled={!valid || save.isPending}
-            loading={save.isPending}
-          />
-        </div>
+        <DialogFooter
+          onCancel={onClose}
+          pending={save.isPending}
+          submitLabel="Save"
+          disabled={!valid}
+          formId={formId}
+        />
       }
     >
       <form id={formId} className="flex flex-column gap-3" onSubmit={submit} noValidate>

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { AutoComplete } from 'primereact/autocomplete';
-import { Button } from 'primereact/button';
 import { Dialog } from 'primereact/dialog';
+import { DialogFooter } from '../components/dialog-footer.js';
 import { useRef, useState } from 'react';
 import type { Member, ProfileRef } from '../../contract/catalogue.js';
 import { useAuth } from '../auth/auth-context.js';
@@ -53,16 +53,13 @@ export function AddMemberDialog({ team, onClose, onAdded }: { team: string; onCl
       onHide={onClose}
       style={{ width: '28rem', maxWidth: '95vw' }}
       footer={
-        <div className="flex justify-content-end gap-2">
-          <Button type="button" label="Cancel" text onClick={onClose} disabled={add.isPending} />
-          <Button
-            type="button"
-            label="Add"
-            disabled={!user || add.isPending}
-            loading={add.isPending}
-            onClick={() => user && add.mutate(user)}
-          />
-        </div>
+        <DialogFooter
+          onCancel={onClose}
+          pending={add.isPending}
+          submitLabel="Add"
+          disabled={!user}
+          onSubmit={() => user && add.mutate(user)}
+        />
       }
     >
       <div className="flex flex-column gap-2">

@@ -5,6 +5,7 @@ import { Card } from 'primereact/card';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Dialog } from 'primereact/dialog';
+import { DialogFooter } from '../components/dialog-footer.js';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -98,16 +99,12 @@ function RunnerDialog({
       onHide={onClose}
       style={{ width: '30rem', maxWidth: '95vw' }}
       footer={
-        <div className="flex justify-content-end gap-2">
-          <Button type="button" label="Cancel" text onClick={onClose} disabled={save.isPending} />
-          <Button
-            type="submit"
-            form="runner-form"
-            label={runner ? 'Save' : 'Add'}
-            disabled={save.isPending}
-            loading={save.isPending}
-          />
-        </div>
+        <DialogFooter
+          onCancel={onClose}
+          pending={save.isPending}
+          submitLabel={runner ? 'Save' : 'Add'}
+          formId="runner-form"
+        />
       }
     >
       <form

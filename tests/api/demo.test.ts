@@ -31,4 +31,28 @@ describe('beacon demo', () => {
     );
     expect(starred.map((s) => s.profile.handle)).toEqual(['checkout']);
   });
+
+  it('tells a short story of notices, which set the health and fill the daily bars', async () => {
+    const owner = await loginAs(server, 'demo', DEMO_LOGIN.email, DEMO_LOGIN.password);
+    const get = async <T>(url: string) =>
+      json<T>(await server.app.inject({ method: 'GET', url, headers: authHeaders(owner) }));
+    const health = async (handle: string) => (await get<{ health: string }>(`/api/services/${handle}`)).health;
+    expect(await health('checkout')).toBe('warning');
+    expect(await health('legacy-billing')).toBe('error');
+    expect(await health('message-bus')).toBe('maintenance');
+    expect(await health('search')).toBe('good');
+    const open = await get<Array<{ title: string; status: string; history: unknown[] }>>(
+      '/api/services/legacy-billing/notices',
+    );
+    expect(open).toMatchObject([{ title: 'Invoices fail to render', status: 'identified' }]);
+    expect(open[0]!.history).toHaveLength(2);
+    const resolved = await get<Array<{ status: string }>>('/api/services/search/notices?status=closed');
+    expect(resolved).toMatchObject([{ status: 'resolved' }]);
+    // Two hours of critical five days ago, out of the 15 days since the services were created.
+    const days = await get<Array<{ date: string; critical: number }>>(
+      '/api/services/search/reports/service-health-daily',
+    );
+    expect(days).toHaveLength(15);
+    expect(days.reduce((sum, day) => sum + day.critical, 0)).toBe(2 * 3600);
+  });
 });

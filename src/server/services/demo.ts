@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { isoNow, type ServerContext } from '../context.js';
 import { findUserByEmail, insertUser, newUserRow, updateUser } from '../db/repositories/users.js';
 import { findWorkspaceByDomain, insertWorkspace } from '../db/repositories/workspaces.js';
-import type { Health, Stage, Visibility } from '../../domain/catalogue.js';
+import type { Stage, Visibility } from '../../domain/catalogue.js';
+import type { NoticeCreate, NoticeUpdate } from '../../contract/notices.js';
 import type { WorkspaceRow } from '../db/schema.js';
 import { changeService, createService, updateServiceFields } from './catalogue-services.js';
+import { createNotice, updateNotice } from './notices.js';
 import { hashPassword } from './secrets.js';
 import { starService } from './stars.js';
 import { createTeam, searchTeams, updateTeam } from './teams.js';
@@ -58,7 +60,6 @@ interface DemoService {
   handle: string;
   description: string;
   stage: Stage;
-  health: Health;
   visibility?: Visibility;
 }
 
@@ -75,7 +76,6 @@ const DEMO_SERVICES: DemoService[] = [
     handle: 'api-gateway',
     description: 'Routes and authenticates every public request.',
     stage: 'live',
-    health: 'good',
   },
   {
     team: 'platform',
@@ -83,7 +83,6 @@ const DEMO_SERVICES: DemoService[] = [
     handle: 'identity',
     description: 'Accounts, sessions and single sign-on.',
     stage: 'live',
-    health: 'good',
   },
   {
     team: 'platform',
@@ -91,7 +90,6 @@ const DEMO_SERVICES: DemoService[] = [
     handle: 'message-bus',
     description: 'Events between services.',
     stage: 'live',
-    health: 'maintenance',
   },
   {
     team: 'payments',
@@ -99,7 +97,6 @@ const DEMO_SERVICES: DemoService[] = [
     handle: 'checkout',
     description: 'Turns a basket into an order.',
     stage: 'live',
-    health: 'warning',
   },
   {
     team: 'payments',
@@ -107,7 +104,6 @@ const DEMO_SERVICES: DemoService[] = [
     handle: 'ledger',
     description: 'The book of record for every payment.',
     stage: 'live',
-    health: 'good',
     visibility: 'owner',
   },
   {
@@ -116,7 +112,6 @@ const DEMO_SERVICES: DemoService[] = [
     handle: 'legacy-billing',
     description: 'Invoices for the old plans.',
     stage: 'eol',
-    health: 'error',
   },
   {
     team: 'growth',
@@ -124,7 +119,6 @@ const DEMO_SERVICES: DemoService[] = [
     handle: 'search',
     description: 'Finds products as you type.',
     stage: 'live',
-    health: 'good',
   },
   {
     team: 'growth',
@@ -132,29 +126,133 @@ const DEMO_SERVICES: DemoService[] = [
     handle: 'recommendations',
     description: 'What to look at next.',
     stage: 'development',
-    health: 'good',
   },
 ];
 
 /**
+ * What happened to the demo services, oldest first, as notices (which set their health): so the overview, the
+ * notices and the daily-health bars have something to show. Offsets are days (and hours) before now.
+ */
+const DEMO_STORY: Array<{
+  service: string;
+  daysAgo: number;
+  hoursLater?: number;
+  open?: Omit<NoticeCreate, 'service'>;
+  update?: { title: string } & NoticeUpdate;
+}> = [
+  {
+    service: 'search',
+    daysAgo: 5,
+    open: {
+      type: 'incident',
+      title: 'Search returns nothing',
+      message: 'Empty results for every query.',
+      health: 'critical',
+    },
+  },
+  {
+    service: 'search',
+    daysAgo: 5,
+    hoursLater: 2,
+    update: {
+      title: 'Search returns nothing',
+      status: 'resolved',
+      message: 'Index rebuilt; results are back.',
+      health: 'good',
+    },
+  },
+  {
+    service: 'message-bus',
+    daysAgo: 2,
+    open: {
+      type: 'maintenance',
+      title: 'Broker upgrade',
+      message: 'Rolling upgrade of the brokers to the new major version.',
+    },
+  },
+  {
+    service: 'legacy-billing',
+    daysAgo: 1,
+    open: {
+      type: 'incident',
+      title: 'Invoices fail to render',
+      message: 'PDF invoices for old plans time out.',
+      health: 'error',
+    },
+  },
+  {
+    service: 'message-bus',
+    daysAgo: 0,
+    hoursLater: -3,
+    update: {
+      title: 'Broker upgrade',
+      status: 'in_progress',
+      message: 'Half of the brokers are upgraded.',
+      health: 'maintenance',
+    },
+  },
+  {
+    service: 'legacy-billing',
+    daysAgo: 0,
+    hoursLater: -2,
+    update: {
+      title: 'Invoices fail to render',
+      status: 'identified',
+      message: 'A font went missing in the last deploy.',
+    },
+  },
+  {
+    service: 'checkout',
+    daysAgo: 0,
+    hoursLater: -1,
+    open: {
+      type: 'incident',
+      title: 'Card payments slow',
+      message: 'Card payments take up to 20 s.',
+      health: 'warning',
+    },
+  },
+];
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/**
  * Teams and services for a new demo workspace, created through the same business rules as the API (as its
- * owner). Skipped when the workspace has teams already, so running `beacon demo` again changes nothing.
+ * owner), two weeks back, then the story above. Skipped when the workspace has teams already, so running
+ * `beacon demo` again changes nothing.
  */
 async function seedDemoCatalogue(ctx: ServerContext, workspace: WorkspaceRow): Promise<void> {
   const user = await findUserByEmail(ctx.database.db, workspace.id, DEMO_LOGIN.email);
   if (!user) return;
   const caller = { workspace, user };
   if ((await searchTeams(ctx, caller, { cursor: 0, limit: 1 })).total > 0) return;
+  const now = ctx.now().getTime();
+  const at = (daysAgo: number, hoursLater = 0): ServerContext => ({
+    ...ctx,
+    now: () => new Date(now - daysAgo * DAY_MS + hoursLater * HOUR_MS),
+  });
+  const past = at(14);
   for (const team of DEMO_TEAMS) {
-    await createTeam(ctx, caller, { name: team.name, handle: team.handle });
-    await updateTeam(ctx, caller, team.handle, { description: team.description });
+    await createTeam(past, caller, { name: team.name, handle: team.handle });
+    await updateTeam(past, caller, team.handle, { description: team.description });
   }
   for (const service of DEMO_SERVICES) {
-    await createService(ctx, caller, service.team, { name: service.name, handle: service.handle });
-    await updateServiceFields(ctx, caller, service.handle, { description: service.description });
-    await changeService(ctx, caller, service.handle, { stage: service.stage });
-    await changeService(ctx, caller, service.handle, { health: service.health });
-    if (service.visibility) await changeService(ctx, caller, service.handle, { visibility: service.visibility });
+    await createService(past, caller, service.team, { name: service.name, handle: service.handle });
+    await updateServiceFields(past, caller, service.handle, { description: service.description });
+    await changeService(past, caller, service.handle, { stage: service.stage });
+    if (service.visibility) await changeService(past, caller, service.handle, { visibility: service.visibility });
+  }
+  const notices = new Map<string, string>();
+  for (const step of DEMO_STORY) {
+    const when = at(step.daysAgo, step.hoursLater);
+    if (step.open) {
+      const notice = await createNotice(when, caller, step.service, step.open);
+      notices.set(notice.title, notice.id);
+    } else if (step.update) {
+      const { title, ...update } = step.update;
+      await updateNotice(when, caller, notices.get(title)!, update);
+    }
   }
   await starService(ctx, caller, user.handle, 'checkout');
 }

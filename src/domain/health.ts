@@ -198,6 +198,17 @@ export function dayMessages(day: DailyHealth): string[] {
   return DAILY_STATES.filter((state) => day[state] > 0).map((state) => `${formatDuration(day[state])} of ${state}`);
 }
 
+/** How many runs failed in a row, from outcomes newest first (true: success). */
+export function consecutiveFailures(outcomesNewestFirst: readonly boolean[]): number {
+  const lastSuccess = outcomesNewestFirst.indexOf(true);
+  return lastSuccess === -1 ? outcomesNewestFirst.length : lastSuccess;
+}
+
+/** DESIGN.md 5: a check is failing once more than `allowedFailures` runs in a row failed. */
+export function isCheckFailing(consecutive: number, allowedFailures: number): boolean {
+  return consecutive > allowedFailures;
+}
+
 /** Severity rank: good < maintenance < warning < error < critical. */
 export function healthRank(health: Health): number {
   return HEALTHS.indexOf(health);

@@ -116,6 +116,15 @@ describe('the shared runner', () => {
       .execute();
     expect(transitions).toEqual([{ health: 'error', source: 'check' }]);
 
+    // A new importance for the failing check moves the service as the change is saved.
+    const weighted = await call(
+      'PATCH',
+      `/api/health-checks/${failId}`,
+      checkBody('/fail', { name: 'Check /fail', allowed_failures: 1, importance: 'critical' }),
+    );
+    expect(weighted.statusCode).toBe(200);
+    expect(await healthOf('billing')).toBe('critical');
+
     // The endpoint fixed: health is good again once the change is picked up and a probe succeeds.
     const patched = await call(
       'PATCH',

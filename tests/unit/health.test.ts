@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HEALTHS, type Health } from '../../src/domain/catalogue.js';
 import {
+  consecutiveFailures,
+  isCheckFailing,
   DAILY_HEALTH_MAX_DAYS,
   DAILY_STATES,
   SECONDS_PER_DAY,
@@ -192,6 +194,19 @@ describe('statusOfDay, dayMessages and formatDuration (spec section 4)', () => {
     [-5, '0s'],
     [Number.NaN, '0s'],
   ])('formats %d s as %s', (seconds, text) => expect(formatDuration(seconds)).toBe(text));
+});
+
+describe('consecutiveFailures and isCheckFailing (DESIGN.md 5)', () => {
+  it('counts the failures since the newest success, and fails only past the allowed ones', () => {
+    expect(consecutiveFailures([])).toBe(0);
+    expect(consecutiveFailures([true, false, false])).toBe(0);
+    expect(consecutiveFailures([false, false, true, false])).toBe(2);
+    expect(consecutiveFailures([false, false, false])).toBe(3);
+    expect(isCheckFailing(0, 0)).toBe(false);
+    expect(isCheckFailing(1, 0)).toBe(true);
+    expect(isCheckFailing(2, 2)).toBe(false);
+    expect(isCheckFailing(3, 2)).toBe(true);
+  });
 });
 
 describe('worstHealth', () => {

@@ -12,6 +12,7 @@
  * the same slots.
  */
 import { randomUUID } from 'node:crypto';
+import { consecutiveFailures, isCheckFailing } from '../../domain/health.js';
 import type { ProbeResult } from '../../runner/probe.js';
 import { startProbeLoop, type ProbeLoop } from '../../runner/probe-loop.js';
 import { CheckScheduler } from '../../runner/schedule.js';
@@ -71,7 +72,6 @@ interface RunnerCheck {
 interface CheckState {
   workspaceId: string;
   serviceId: string;
-  importance: HealthCheckRow['importance'];
   allowedFailures: number;
   consecutiveFailures: number;
   failing: boolean;
@@ -101,7 +101,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
   let reloading: Promise<void> | undefined;
   let flushing: Promise<void> | undefined;
 
-  const isFailing = (state: CheckState) => state.consecutiveFailures > state.allowedFailures;
+  const isFailing = (state: CheckState) => isCheckFailing(state.consecutiveFailures, state.allowedFailures);
 
   /**
    * Persists the check's failing state and lets the service take the health its signals call for
@@ -159,24 +159,20 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
       if (!state) {
         // A check new to this process: its failure count continues from its latest results.
         const outcomes = await listLatestOutcomes(db, row.id, row.allowed_failures + 1);
-        const failures = outcomes.findIndex((success) => success);
         state = {
           workspaceId: row.workspace_id,
           serviceId: row.service_id,
-          importance: row.importance,
           allowedFailures: row.allowed_failures,
-          consecutiveFailures: failures === -1 ? outcomes.length : failures,
+          consecutiveFailures: consecutiveFailures(outcomes),
           failing: Boolean(row.failing),
         };
         states.set(row.id, state);
         setFailing(row.id, state);
         continue;
       }
-      const importanceChanged = state.importance !== row.importance;
-      state.importance = row.importance;
+      // A new importance is the API's to apply (services/health.ts recomputes the service as it saves).
       state.allowedFailures = row.allowed_failures;
-      if (importanceChanged && state.failing) persistFailing(row.id, state);
-      else setFailing(row.id, state);
+      setFailing(row.id, state);
     }
     // Paused, disabled, deleted, handed to a team runner or to another process: the API or the new holder
     // moves the service's health from here.

@@ -1,3 +1,4 @@
+import { consecutiveFailures, isCheckFailing } from '../../domain/health.js';
 import type { RunnerResultInput, RunnerResultsAccepted } from '../../contract/clients.js';
 import type { ServerContext } from '../context.js';
 import { insertHealthCheckResults, listLatestOutcomes, setCheckFailing } from '../db/repositories/health.js';
@@ -49,7 +50,7 @@ export async function recordRunnerResults(
 async function updateFailing(ctx: ServerContext, check: HealthCheckRow, now: Date): Promise<void> {
   const { db } = ctx.database;
   const outcomes = await listLatestOutcomes(db, check.id, check.allowed_failures + 1);
-  const failing = outcomes.length > check.allowed_failures && outcomes.every((success) => !success);
+  const failing = isCheckFailing(consecutiveFailures(outcomes), check.allowed_failures);
   await db.transaction().execute(async (trx) => {
     if (await setCheckFailing(trx, check.id, failing)) {
       await recomputeServiceHealth(trx, check.workspace_id, check.service_id, now);

@@ -1,6 +1,9 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { boundaryZones } from './eslint.boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'coverage', 'dev-dist'] },
@@ -16,6 +19,13 @@ export default tseslint.config(
         { patterns: [{ group: ['**/server/**'], message: 'domain and contract stay free of server code' }] },
       ],
     },
+  },
+  {
+    // The layers and the app's kernel/feature split (eslint.boundaries.js).
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaryZones }] },
   },
   {
     files: ['src/app/**/*.{ts,tsx}', 'src/local/**/*.{ts,tsx}'],

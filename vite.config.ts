@@ -1,14 +1,18 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompress, trimVendorCss } from './scripts/build-assets.js';
 
 /**
  * The web app: built from src/app into dist/app, served by the Beacon server on the same origin as the API.
  * The service worker (src/sw/sw.ts) is built by vite-plugin-pwa with the precache manifest injected; it is
- * registered with a prompt, never reloading a page on its own.
+ * registered with a prompt, never reloading a page on its own. The vendor CSS and its fonts are trimmed to what
+ * the app uses and every asset gets brotli and gzip twins (scripts/build-assets.ts); `npm run build` then checks
+ * the bytes a first visit to /login downloads (scripts/bundle-budget.mjs).
  */
 export default defineConfig({
   root: 'src/app',
+  css: { postcss: { plugins: [trimVendorCss()] } },
   publicDir: '../../public',
   build: {
     outDir: '../../dist/app',
@@ -20,6 +24,7 @@ export default defineConfig({
   },
   plugins: [
     react(),
+    precompress(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: '../sw',

@@ -1,11 +1,36 @@
+import { get } from 'node:http';
 import { Command, InvalidArgumentError } from 'commander';
 import { startRunnerAgent } from './runner/agent.js';
 import { workspaceOrigin, loadConfig } from './server/config.js';
 import { closeContext, createContext, createLogger, openConfiguredDatabase } from './server/bootstrap.js';
 import { migrateToLatest } from './server/db/migrate.js';
+import { mailStatus } from './server/db/repositories/mail-outbox.js';
 import { handleSignals, startServer } from './server/main.js';
+import { findWorkspaceByDomain } from './server/db/repositories/workspaces.js';
 import { seedDemo } from './server/services/demo.js';
 import { createBetaKey } from './server/services/registration.js';
+
+/** Whether the server on this machine's `port` knows workspace `id` (so it reads the database just seeded). */
+function serverReads(port: number, host: string, id: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const request = get(
+      { host: '127.0.0.1', port, path: '/api/workspace', headers: { host }, timeout: 2000 },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => {
+          try {
+            resolve(response.statusCode === 200 && (JSON.parse(body) as { id?: string }).id === id);
+          } catch {
+            resolve(false);
+          }
+        });
+      },
+    );
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => resolve(false));
+  });
+}
 
 const program = new Command('beacon').description('Beacon: service catalogue and service health');
 
@@ -24,6 +49,31 @@ program
     try {
       const applied = await migrateToLatest(database);
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+    } finally {
+      await database.close();
+    }
+  });
+
+const mail = program.command('mail').description('the mail outbox');
+mail
+  .command('status')
+  .description('mail waiting to be sent, mail given up with its last error, mail sent in the last 24 h')
+  .action(async () => {
+    const database = openConfiguredDatabase(loadConfig());
+    try {
+      const status = await mailStatus(database.db, new Date(Date.now() - 24 * 3600 * 1000).toISOString());
+      const next = status.nextAttemptAt ? ` (next attempt ${status.nextAttemptAt})` : '';
+      console.log(`pending: ${status.pending}${next}`);
+      console.log(`failed: ${status.failedTotal}`);
+      for (const row of status.failed) {
+        const what = row.kind === 'password-reset' ? 'password reset' : `"${row.subject}"`;
+        console.log(
+          `  ${row.created_at} to ${row.recipient} ${what}, ${row.attempts} attempts: ${row.last_error ?? ''}`,
+        );
+      }
+      if (status.failed.length < status.failedTotal)
+        console.log(`  ... and ${status.failedTotal - status.failed.length} older`);
+      console.log(`sent in the last 24 h: ${status.sentSince}`);
     } finally {
       await database.close();
     }
@@ -56,9 +106,18 @@ program
     const ctx = await createContext({ ...config, logLevel: 'warn' }, createLogger({ ...config, logLevel: 'warn' }));
     try {
       const login = await seedDemo(ctx);
-      console.log(`Demo workspace ready at ${workspaceOrigin(config, login.workspace)}/login`);
+      const origin = workspaceOrigin(config, login.workspace);
+      console.log(`Demo workspace ready at ${origin}/login`);
       console.log(`  email:    ${login.email}`);
       console.log(`  password: ${login.password}`);
+      const seeded = await findWorkspaceByDomain(ctx.database.db, login.workspace);
+      if (!seeded || !(await serverReads(config.port, new URL(origin).host, seeded.id))) {
+        const where = config.databaseUrl ? 'DATABASE_URL' : `BEACON_DATA_DIR=${config.dataDir}`;
+        console.log(
+          `\nNo Beacon server on port ${config.port} reads this database yet. Start one with the same settings ` +
+            `(${where}, PORT=${config.port}): npm start`,
+        );
+      }
     } finally {
       await closeContext(ctx);
     }

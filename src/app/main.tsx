@@ -4,6 +4,7 @@ import 'primeicons/primeicons.css';
 import 'primeflex/primeflex.min.css';
 import './styles.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { PrimeReactProvider } from 'primereact/api';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
@@ -11,29 +12,38 @@ import { appKindOf } from '../domain/hosts.js';
 import { readAppConfig } from './config.js';
 import { UpdatePrompt } from './pwa/update-prompt.js';
 import { RootApp, SignupApp } from './root-app.js';
+import { startSession } from './session/auth-context.js';
 import { SnackbarProvider } from './shell/snackbars.js';
-import { WorkspaceApp } from './workspace-app.js';
+import { preloadScreen, WorkspaceApp } from './workspace-app.js';
 
 const config = readAppConfig();
 // At start-up the product chooses between the root application and the workspace application by host.
 const kind = appKindOf(window.location.hostname, config.baseDomain, config.signupHost);
+// The session's first requests and the current screen's code start now, not once React has rendered.
+if (kind.kind === 'workspace') {
+  startSession(kind.workspace);
+  preloadScreen(window.location.pathname);
+}
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <SnackbarProvider>
-        <BrowserRouter>
-          {kind.kind === 'workspace' ? (
-            <WorkspaceApp domain={kind.workspace} />
-          ) : kind.kind === 'signup' ? (
-            <SignupApp />
-          ) : (
-            <RootApp />
-          )}
-        </BrowserRouter>
-        <UpdatePrompt />
-      </SnackbarProvider>
-    </QueryClientProvider>
+    {/* PrimeReact's overlays (menus, panels) read their settings from this context: without it they throw on resize. */}
+    <PrimeReactProvider>
+      <QueryClientProvider client={queryClient}>
+        <SnackbarProvider>
+          <BrowserRouter>
+            {kind.kind === 'workspace' ? (
+              <WorkspaceApp domain={kind.workspace} />
+            ) : kind.kind === 'signup' ? (
+              <SignupApp />
+            ) : (
+              <RootApp />
+            )}
+          </BrowserRouter>
+          <UpdatePrompt />
+        </SnackbarProvider>
+      </QueryClientProvider>
+    </PrimeReactProvider>
   </StrictMode>,
 );

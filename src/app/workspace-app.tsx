@@ -1,26 +1,66 @@
-import { lazy, Suspense } from 'react';
-import { Navigate, Route, Routes } from 'react-router-dom';
-import { AuthProvider, useAuth } from './auth/auth-context.js';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { matchRoutes, Navigate, Route, Routes } from 'react-router-dom';
+import { AuthProvider, useAuth } from './session/auth-context.js';
 import { FullPageSpinner, NotFound, Spinner } from './components/status-screens.js';
 import { LocalProvider } from './local/local-provider.js';
 import { LoginGuard } from './routing/login-guard.js';
-import { Shell } from './shell/shell.js';
+import { WRITE_KINDS } from './write-kinds.js';
 
-const LoginScreen = lazy(() => import('./auth/login-screen.js'));
-const RegisterScreen = lazy(() => import('./auth/register-screen.js'));
-const ForgotPasswordScreen = lazy(() => import('./auth/forgot-password-screen.js'));
-const ResetPasswordScreen = lazy(() => import('./auth/reset-password-screen.js'));
-const AcceptInviteScreen = lazy(() => import('./auth/accept-invite-screen.js'));
-const HomeScreen = lazy(() => import('./home/home-screen.js'));
-const UsersScreen = lazy(() => import('./users/users-screen.js'));
-const InviteUserScreen = lazy(() => import('./users/invite-user-screen.js'));
-const ProfileScreen = lazy(() => import('./users/profile-screen.js'));
-const ServicesScreen = lazy(() => import('./services/services-screen.js'));
-const CreateServiceScreen = lazy(() => import('./services/create-service-screen.js'));
-const ServiceScreen = lazy(() => import('./services/service-screen.js'));
-const TeamsScreen = lazy(() => import('./teams/teams-screen.js'));
-const CreateTeamScreen = lazy(() => import('./teams/create-team-screen.js'));
-const TeamScreen = lazy(() => import('./teams/team-screen.js'));
+type Module<P> = { default: ComponentType<P> };
+
+/**
+ * React.lazy over `load`, with `preload` to start it early. Once the module is there, the component renders at
+ * once: the factory then answers with a thenable that resolves synchronously, so React does not suspend (and
+ * then hold the screen back by its 300 ms throttle on revealing suspended content).
+ */
+function preloadable<P extends object>(load: () => Promise<Module<P>>) {
+  let loaded: Module<P> | undefined;
+  const preload = () => load().then((module) => (loaded = module));
+  const now = (module: Module<P>) => ({ then: (resolve: (value: Module<P>) => void) => resolve(module) });
+  const Component = lazy(() => (loaded ? (now(loaded) as unknown as Promise<Module<P>>) : preload()));
+  return { Component, preload };
+}
+
+/** Every screen's paths (those of the routes below) and code, for preloadScreen. */
+const screens: Array<{ path: string; load: () => Promise<unknown>; inShell: boolean }> = [];
+
+function screen<P extends object>(paths: string[], load: () => Promise<Module<P>>, inShell = true) {
+  const { Component, preload } = preloadable(load);
+  for (const path of paths) screens.push({ path, load: preload, inShell });
+  return Component;
+}
+
+// The shell is not needed by the sign-in screens, so /login does not download it.
+const shell = preloadable(() => import('./shell/shell.js').then((module) => ({ default: module.Shell })));
+const Shell = shell.Component;
+const LoginScreen = screen(['/login'], () => import('./auth/login-screen.js'), false);
+const RegisterScreen = screen(['/register'], () => import('./auth/register-screen.js'), false);
+const ForgotPasswordScreen = screen(['/forgot-password'], () => import('./auth/forgot-password-screen.js'), false);
+const ResetPasswordScreen = screen(['/reset-password'], () => import('./auth/reset-password-screen.js'), false);
+const AcceptInviteScreen = screen(['/invite/:id'], () => import('./auth/accept-invite-screen.js'), false);
+const HomeScreen = screen(['/'], () => import('./home/home-screen.js'));
+const UsersScreen = screen(['/users'], () => import('./users/users-screen.js'));
+const InviteUserScreen = screen(['/users/invite'], () => import('./users/invite-user-screen.js'));
+const ProfileScreen = screen(['/users/:id/*'], () => import('./users/profile-screen.js'));
+const ServicesScreen = screen(['/services'], () => import('./services/services-screen.js'));
+const CreateServiceScreen = screen(
+  ['/services/new', '/teams/:id/services/new'],
+  () => import('./services/create-service-screen.js'),
+);
+const ServiceScreen = screen(['/services/:id/*'], () => import('./service-page.js'));
+const TeamsScreen = screen(['/teams'], () => import('./teams/teams-screen.js'));
+const CreateTeamScreen = screen(['/teams/new', '/teams/:id/teams/new'], () => import('./teams/create-team-screen.js'));
+const TeamScreen = screen(['/teams/:id/*'], () => import('./teams/team-screen.js'));
+
+/**
+ * Starts downloading the code of the screen at `pathname` (and the shell around it) at once, while the session
+ * is being resolved, rather than after it; React.lazy then finds the module loaded.
+ */
+export function preloadScreen(pathname: string): void {
+  const match = matchRoutes(screens, pathname)?.at(-1)?.route;
+  if (match) void match.load();
+  if (match?.inShell !== false) void shell.preload();
+}
 
 /** /profile goes to the signed-in user's own profile. */
 function OwnProfile() {
@@ -68,7 +108,7 @@ function MainArea() {
 export function WorkspaceApp({ domain }: { domain: string }) {
   return (
     <AuthProvider domain={domain}>
-      <LocalProvider>
+      <LocalProvider writeKinds={WRITE_KINDS}>
         <Suspense fallback={<FullPageSpinner />}>
           <Routes>
             <Route path="/register" element={<RegisterScreen />} />

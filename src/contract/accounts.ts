@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { line, text } from './common.js';
 import { ROLES } from '../domain/roles.js';
 
 /** Workspace (spec/platform.md section 3). */
@@ -33,9 +34,9 @@ export const user = z
   .meta({ id: 'User' });
 export type User = z.infer<typeof user>;
 
-const password = z.string().min(1).max(200);
-const email = z.string().trim().min(1).max(254);
-const workspaceLabel = z.string().min(1).max(63);
+const password = line().min(1).max(200);
+const email = line().trim().min(1).max(254);
+const workspaceLabel = line().min(1).max(63);
 
 export const sessionCreate = z.strictObject({ workspace: workspaceLabel, login: email, password });
 export const sessionCreated = z.object({ workspace: z.string(), handle: z.string() });
@@ -48,9 +49,9 @@ export const sessionTokenRequest = z.strictObject({ grant_type: z.literal('sessi
  */
 export const clientTokenRequest = z.strictObject({
   grant_type: z.literal('client_credentials'),
-  client_id: z.string().min(1).max(200).optional(),
-  client_secret: z.string().min(1).max(200).optional(),
-  scope: z.string().max(2000).optional(),
+  client_id: line().min(1).max(200).optional(),
+  client_secret: line().min(1).max(200).optional(),
+  scope: line().max(2000).optional(),
   workspace: workspaceLabel.optional(),
 });
 export const tokenRequest = z.discriminatedUnion('grant_type', [sessionTokenRequest, clientTokenRequest]);
@@ -62,50 +63,51 @@ export const tokenResponse = z.object({
   scope: z.string().optional(),
 });
 
-export const betaCheck = z.strictObject({ beta_key: z.string().min(1).max(64), email });
+export const betaCheck = z.strictObject({ beta_key: line().min(1).max(64), email });
 export const betaChecked = z.object({ beta_key: z.string(), email: z.string() });
 
 export const registerWorkspace = z.strictObject({
-  beta_key: z.string().min(1).max(64),
+  beta_key: line().min(1).max(64),
   owner: z.strictObject({
     email,
-    name: z.string().trim().min(1).max(120),
-    handle: z.string().min(1).max(64),
+    name: line().trim().min(1).max(120),
+    handle: line().min(1).max(64),
     password,
   }),
   workspace: z.strictObject({
-    name: z.string().trim().min(1).max(120),
-    domain: z.string().min(1).max(63),
+    name: line().trim().min(1).max(120),
+    domain: line().min(1).max(63),
   }),
 });
 export const workspaceRegistered = z.object({ domain: z.string(), workspace });
 
 export const forgotPassword = z.strictObject({ workspace: workspaceLabel, email });
-export const resetPassword = z.strictObject({ key: z.string().min(1).max(200), password });
+export const resetPassword = z.strictObject({ key: line().min(1).max(200), password });
 
 export const invite = z.object({ id: z.string(), email: z.string(), last_sent: z.string() }).meta({ id: 'Invite' });
+export type Invite = z.infer<typeof invite>;
 export const inviteCreate = z.strictObject({ email });
 
 export const joinWorkspace = z.strictObject({
   workspace: workspaceLabel,
-  invite: z.strictObject({ id: z.string().min(1).max(64), code: z.string().min(1).max(200) }),
+  invite: z.strictObject({ id: line().min(1).max(64), code: line().min(1).max(200) }),
   user: z.strictObject({
-    name: z.string().trim().min(1).max(120),
-    handle: z.string().min(1).max(64),
+    name: line().trim().min(1).max(120),
+    handle: line().min(1).max(64),
     password,
   }),
 });
 
 export const userUpdate = z.strictObject({
-  name: z.string().trim().min(1).max(120).optional(),
-  bio: z.string().max(2000).nullable().optional(),
-  profile: z.string().max(500).nullable().optional(),
-  description: z.string().max(2000).nullable().optional(),
+  name: line().trim().min(1).max(120).optional(),
+  bio: text().max(2000).nullable().optional(),
+  profile: line().max(500).nullable().optional(),
+  description: text().max(2000).nullable().optional(),
 });
 
 export const roleChange = z.strictObject({ role });
 
-export const usernameParams = z.strictObject({ username: z.string().min(1).max(64) });
-export const userIdParams = z.strictObject({ userId: z.string().min(1).max(64) });
-export const inviteIdParams = z.strictObject({ inviteId: z.string().min(1).max(64) });
-export const assetParams = z.strictObject({ assetId: z.string().min(1).max(64) });
+export const usernameParams = z.strictObject({ username: line().min(1).max(64) });
+export const userIdParams = z.strictObject({ userId: line().min(1).max(64) });
+export const inviteIdParams = z.strictObject({ inviteId: line().min(1).max(64) });
+export const assetParams = z.strictObject({ assetId: line().min(1).max(64) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HEALTHS, SERVICES_PAGE_SIZE, STAGES, TEAM_ROLES, VISIBILITIES } from '../domain/catalogue.js';
-import { pageQuery } from './common.js';
+import { httpUrl, line, pageQuery, text } from './common.js';
 
 /** Teams, services, stars and mutes (spec/catalogue.md sections 3 and 7, spec/platform.md section 7). */
 
@@ -9,9 +9,9 @@ export const visibility = z.enum(VISIBILITIES);
 export const stage = z.enum(STAGES);
 export const teamRole = z.enum(TEAM_ROLES);
 
-const handle = z.string().min(1).max(64);
-const name = z.string().trim().min(1).max(120);
-const description = z.string().max(2000).nullable();
+const handle = line().min(1).max(64);
+const name = line().trim().min(1).max(120);
+const description = text().max(2000).nullable();
 
 /** A short reference to a user, team or service (avatars, owner tags, autocomplete). */
 export const profileRef = z
@@ -55,14 +55,14 @@ export const member = z
 export type Member = z.infer<typeof member>;
 
 export const memberAdd = z.strictObject({
-  user: z.strictObject({ id: z.string().min(1).max(64) }),
+  user: z.strictObject({ id: line().min(1).max(64) }),
   role: teamRole.optional(),
 });
 export const memberUpdate = z.strictObject({ role: teamRole });
 
 export const link = z.strictObject({
-  name: z.string().trim().min(1).max(120),
-  url: z.url({ protocol: /^https?$/ }).max(2000),
+  name: line().trim().min(1).max(120),
+  url: httpUrl().max(2000),
 });
 
 export const service = z
@@ -93,7 +93,7 @@ export const serviceUpdate = z.strictObject({
   description: description.optional(),
   links: z.array(link).max(20).optional(),
 });
-export const reparent = z.strictObject({ owner: z.strictObject({ id: z.string().min(1).max(64) }) });
+export const reparent = z.strictObject({ owner: z.strictObject({ id: line().min(1).max(64) }) });
 export const changeHealth = z.strictObject({ health });
 export const changeVisibility = z.strictObject({ visibility });
 export const changeStage = z.strictObject({ stage });
@@ -141,10 +141,10 @@ export const servicePageQuery = pageQuery.extend({
  * so the key is accepted and needs no bookkeeping. Loose: the other headers pass through untouched.
  */
 export const idempotencyHeaders = z.looseObject({
-  'idempotency-key': z.string().max(200).optional().describe('Replay key of an offline write; accepted, not needed'),
+  'idempotency-key': line().max(200).optional().describe('Replay key of an offline write; accepted, not needed'),
 });
 
-export const autocompleteQuery = z.strictObject({ q: z.string().max(100).default('') });
+export const autocompleteQuery = z.strictObject({ q: line().max(100).default('') });
 
 export const teamParams = z.strictObject({ team: handle });
 export const teamHandleParams = z.strictObject({ handle });

@@ -1,14 +1,16 @@
 import { z } from 'zod';
+import { line, text } from './common.js';
 import { CLIENT_SCOPES } from '../domain/scopes.js';
+import { RUNNER_RESULTS_MAX } from '../domain/health.js';
 
 /**
  * Team API clients and team runners (spec/catalogue.md sections 3, 5 and 7), and the runner agent's protocol
  * (`beacon runner`, DESIGN.md 5).
  */
 
-const handle = z.string().min(1).max(64);
-const name = z.string().trim().min(1).max(120);
-const description = z.string().trim().min(1).max(2000);
+const handle = line().min(1).max(64);
+const name = line().trim().min(1).max(120);
+const description = text().trim().min(1).max(2000);
 
 export const clientScope = z.enum(CLIENT_SCOPES);
 
@@ -71,7 +73,7 @@ export const teamRunnerParams = z.strictObject({ team: handle, runner: handle })
 export const runnerParams = z.strictObject({ runner: handle });
 
 /** What the agent reports at a sync: the error it last ran into, if any (shown as the runner's status). */
-export const runnerSyncRequest = z.strictObject({ error: z.string().max(2000).nullable().optional() });
+export const runnerSyncRequest = z.strictObject({ error: text().max(2000).nullable().optional() });
 export type RunnerSyncRequest = z.infer<typeof runnerSyncRequest>;
 
 export const runnerCheck = z
@@ -96,18 +98,15 @@ export const runnerSync = z
   .meta({ id: 'RunnerSync' });
 export type RunnerSync = z.infer<typeof runnerSync>;
 
-/** Results per request at most. */
-export const RUNNER_RESULTS_MAX = 1000;
-
 export const runnerResult = z.strictObject({
-  check_id: z.string().min(1).max(64),
+  check_id: line().min(1).max(64),
   /** When the probe started, ISO time. */
   start: z.iso.datetime({ offset: true }),
   /** Duration in ms. */
   time: z.number().int().min(0).max(3_600_000),
   success: z.boolean(),
   status: z.number().int().min(100).max(599).optional(),
-  error: z.string().max(2000).optional(),
+  error: text().max(2000).optional(),
 });
 export type RunnerResultInput = z.infer<typeof runnerResult>;
 

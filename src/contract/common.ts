@@ -10,10 +10,32 @@ export const errorBody = z
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof errorBody>;
 
+/**
+ * Every string the API accepts is built from `line()` or `text()` (tests/unit/contract/strings.test.ts walks every
+ * operation and fails on a bare `z.string()`), so control characters are refused in the contract, once, with a
+ * 400 naming the field: PostgreSQL cannot store NUL at all, and the other C0/C1 controls make no sense in
+ * stored text. The choice between the two is per field, which only the contract knows.
+ */
+// C0 controls, DEL and C1 controls; multi-line text keeps tab, line feed and carriage return.
+/* eslint-disable no-control-regex */
+export const singleLine = z.regex(/^[^\x00-\x1f\x7f-\x9f]*$/, 'Must be one line without control characters');
+export const multiLine = z.regex(
+  /^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$/,
+  'Must not contain control characters other than tabs and line breaks',
+);
+/* eslint-enable no-control-regex */
+
+/** A one-line string: names, handles, emails, URLs, keys, passwords, query strings. */
+export const line = () => z.string().check(singleLine);
+/** Multi-line text: descriptions, bios, messages, page content (tabs and line breaks allowed). */
+export const text = () => z.string().check(multiLine);
+/** An http(s) URL on one line (checked first: zod's URL check deletes tabs and line breaks before parsing). */
+export const httpUrl = () => line().check(z.url({ protocol: /^https?$/ }));
+
 export const pageQuery = z.strictObject({
   cursor: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-  q: z.string().max(200).optional(),
+  q: line().max(200).optional(),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrl, line } from './common.js';
 import { HEALTH_CHECK_BOUNDS as BOUNDS, HEALTH_CHECK_DEFAULTS, IMPORTANCES } from '../domain/health.js';
 
 /**
@@ -46,10 +47,10 @@ export type HealthCheck = z.infer<typeof healthCheck>;
 
 /** Spec section 5 and 9; DESIGN.md 5: frequency and timeout in seconds. */
 const fields = {
-  name: z.string().trim().min(1).max(120),
-  endpoint: z.url({ protocol: /^https?$/ }).max(2000),
+  name: line().trim().min(1).max(120),
+  endpoint: httpUrl().max(2000),
   /** A runner's handle; omitted (or null) is the shared runner. */
-  runner: z.string().min(1).max(64).nullable().optional(),
+  runner: line().min(1).max(64).nullable().optional(),
   frequency: z.number().int().min(BOUNDS.frequency.min).max(BOUNDS.frequency.max),
   timeout: z.number().int().min(BOUNDS.timeout.min).max(BOUNDS.timeout.max),
   allowed_failures: z.number().int().min(BOUNDS.allowed_failures.min).max(BOUNDS.allowed_failures.max),
@@ -89,4 +90,4 @@ export const healthCheckResult = z
   .meta({ id: 'HealthCheckResult' });
 export type HealthCheckResult = z.infer<typeof healthCheckResult>;
 
-export const healthCheckParams = z.strictObject({ id: z.string().min(1).max(64) });
+export const healthCheckParams = z.strictObject({ id: line().min(1).max(64) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { line, text } from './common.js';
 import { INCIDENT_STATUSES, MAINTENANCE_STATUSES, NOTICE_TYPES } from '../domain/notices.js';
 import { health } from './catalogue.js';
 
@@ -10,7 +11,7 @@ import { health } from './catalogue.js';
 export const noticeType = z.enum(NOTICE_TYPES);
 export const noticeStatus = z.enum([...INCIDENT_STATUSES, ...MAINTENANCE_STATUSES]);
 
-const message = z.string().trim().min(1).max(10_000);
+const message = text().trim().min(1).max(10_000);
 
 export const noticeHistoryEntry = z
   .object({ message: z.string(), status: noticeStatus, time: z.string().describe('ISO time') })
@@ -41,9 +42,9 @@ export type Notice = z.infer<typeof notice>;
  * 4a) is applied to the service in the same transaction. A left-out status takes the type's default.
  */
 export const noticeCreate = z.strictObject({
-  service: z.strictObject({ id: z.string().min(1).max(64) }).optional(),
+  service: z.strictObject({ id: line().min(1).max(64) }).optional(),
   type: noticeType,
-  title: z.string().trim().min(1).max(200),
+  title: line().trim().min(1).max(200),
   status: noticeStatus.optional(),
   message,
   health: health.optional(),
@@ -60,10 +61,10 @@ export type NoticeUpdate = z.infer<typeof noticeUpdate>;
 
 /** `type` and `status` comma lists (spec section 7), e.g. `type=incident,maintenance&status=open`. */
 export const noticeQuery = z.strictObject({
-  type: z.string().max(100).optional(),
-  status: z.string().max(100).optional(),
+  type: line().max(100).optional(),
+  status: line().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(100),
   cursor: z.coerce.number().int().min(0).default(0),
 });
 
-export const noticeParams = z.strictObject({ id: z.string().min(1).max(64) });
+export const noticeParams = z.strictObject({ id: line().min(1).max(64) });

@@ -7,6 +7,7 @@ import { HEALTHS, type Health } from './catalogue.js';
 
 export const SECONDS_PER_DAY = 86_400;
 const MS_PER_SECOND = 1000;
+export const MS_PER_DAY = SECONDS_PER_DAY * MS_PER_SECOND;
 /** Spec section 9: daily health keeps the last 90 entries. */
 export const DAILY_HEALTH_MAX_DAYS = 90;
 
@@ -18,7 +19,6 @@ export interface HealthTransition {
 
 /** The states a day's seconds are counted in: every health but good. */
 export const DAILY_STATES = ['critical', 'error', 'warning', 'maintenance'] as const;
-export type DailyState = (typeof DAILY_STATES)[number];
 
 /** Seconds (whole) a service spent in each non-good state during one UTC day. */
 export interface DailyHealth {
@@ -223,8 +223,6 @@ export function worstHealth(...healths: Health[]): Health {
 
 // ---- rollups for the app (computed in the Comlink worker, DESIGN.md 6) ----
 
-const MS_PER_DAY = SECONDS_PER_DAY * MS_PER_SECOND;
-
 /**
  * Where a service's daily-health report starts (spec section 7): the later of its creation and the first of the
  * last 90 UTC days, today being the last. The day start keeps the range within the 90 days the server accepts,
@@ -282,6 +280,48 @@ export function summariseCheckResults(results: ReadonlyArray<{ time: number; suc
   return { count: results.length, failures, meanMs: results.length > 0 ? Math.round(total / results.length) : null };
 }
 
+/** What a check's card says of it: paused or disabled by its editors, else up or down by its results. */
+export type CheckState = 'up' | 'down' | 'paused' | 'disabled' | 'unknown';
+
+export interface CheckStatus {
+  state: CheckState;
+  /** Why the newest failed result failed ('HTTP 503', the probe's error), and when; null without failures. */
+  lastError: { message: string; start: string } | null;
+  /** Percent of the results that succeeded, two decimals; null without results. */
+  uptime: number | null;
+}
+
+/**
+ * The status of a health check from its results (oldest first): down once it is failing (more than its allowed
+ * failures in a row, DESIGN.md 5), the last failure's reason kept so the editor sees why.
+ */
+export function checkStatusOf(
+  check: { paused: boolean; disabled: boolean; allowed_failures: number },
+  results: ReadonlyArray<{ start: string; success: boolean; status?: number | undefined; error?: string | undefined }>,
+): CheckStatus {
+  const newestFirst = [...results].reverse();
+  const failed = newestFirst.find((result) => !result.success);
+  const lastError = failed
+    ? { message: failed.error ?? (failed.status ? `HTTP ${failed.status}` : 'Failed'), start: failed.start }
+    : null;
+  const { count, failures } = summariseCheckResults(results.map((result) => ({ time: 0, success: result.success })));
+  const uptime = count === 0 ? null : Math.round(((count - failures) / count) * 10_000) / 100;
+  const failing = isCheckFailing(
+    consecutiveFailures(newestFirst.map((result) => result.success)),
+    check.allowed_failures,
+  );
+  const state: CheckState = check.disabled
+    ? 'disabled'
+    : check.paused
+      ? 'paused'
+      : count === 0
+        ? 'unknown'
+        : failing
+          ? 'down'
+          : 'up';
+  return { state, lastError, uptime };
+}
+
 /** A failing check raises its service to its importance (DESIGN.md 5). */
 export const IMPORTANCES = ['warning', 'error', 'critical'] as const;
 export type Importance = (typeof IMPORTANCES)[number];
@@ -293,3 +333,6 @@ export const HEALTH_CHECK_BOUNDS = {
   timeout: { min: 1, max: 15 },
   allowed_failures: { min: 0, max: 1000 },
 } as const;
+
+/** Results a team runner sends in one request at most (the API refuses more; the agent batches by it). */
+export const RUNNER_RESULTS_MAX = 1000;

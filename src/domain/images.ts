@@ -2,7 +2,8 @@
  * Recognises the raster image formats accepted as icons by their leading bytes, so an upload is judged by
  * what it is, not by the name or type the client claims. SVG is refused: it can carry script.
  */
-export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export type ImageType = (typeof IMAGE_TYPES)[number];
 
 export function detectImageType(bytes: Uint8Array): ImageType | null {
   const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);

@@ -15,7 +15,6 @@ export type MaintenanceStatus = (typeof MAINTENANCE_STATUSES)[number];
 
 /** Spec section 4: release statuses are defined too, though no notice type uses them. */
 export const RELEASE_STATUSES = ['announced', 'scheduled', 'available'] as const;
-export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
 
 export type NoticeStatus = IncidentStatus | MaintenanceStatus;
 

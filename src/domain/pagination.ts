@@ -7,8 +7,3 @@ export interface Page {
   cursor: number;
   limit: number;
 }
-
-/** The page number (1-based) a pagination control shows for an offset. */
-export function pageNumber(cursor: number, limit: number): number {
-  return Math.floor(cursor / limit) + 1;
-}

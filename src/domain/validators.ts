@@ -88,8 +88,17 @@ export const messages = {
     'Password is not strong enough. It must be at least 8 characters and include a lowercase and uppercase letter, a number and a special character.',
   passwordNotStrong: 'Password not strong enough',
   domainTooShort: 'Domain must be at least 3 characters',
+  domainNotValid: 'Domain can only contain lowercase letters, digits and dashes',
+  domainReserved: 'This domain is reserved',
   invalidBetaCode: 'Invalid Beta Code',
   confirmPasswordMismatch: 'Confirm Password does not match with Password',
   loginFailed: 'Login/password did not match',
   required: 'This field is required',
 } as const;
+
+/** Why a workspace domain cannot be used (registration, on the server and in the form), or null. */
+export function workspaceDomainError(domain: string): string | null {
+  if (domain.length < DOMAIN_MIN_LENGTH) return messages.domainTooShort;
+  if (!isDomain(domain)) return messages.domainNotValid;
+  return isReservedDomain(domain) ? messages.domainReserved : null;
+}

@@ -47,19 +47,22 @@ export interface DraftRow<T = unknown> {
 
 export type OutboxStatus = 'pending' | 'failed';
 
-export type OutboxMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** A write waiting to be sent; replayed strictly in `seq` order (outbox.ts). */
+/**
+ * A write waiting to be sent; replayed strictly in `seq` order (outbox.ts). It names what it does, not where it
+ * goes: `kind` (the app's write kind, which knows its optimistic view and what to refresh once settled),
+ * `operation` (the contract operation's id) and `input` (the operation's params, query and body).
+ */
 export interface OutboxEntry {
   /** Auto-increment: the order the writes were made in. */
   seq: number;
   /** The Idempotency-Key header sent with every try (a UUID); the server applies the write once. */
   key: string;
-  method: OutboxMethod;
-  /** The API path under `/api`, e.g. `/services/payments/star`. */
-  path: string;
-  /** The JSON body, if any (must be structured-cloneable). */
-  body?: unknown;
+  kind: string;
+  operation: string;
+  /** The operation's input (structured-cloneable). */
+  input: unknown;
+  /** What the optimistic view needs that the request does not carry (e.g. the starred service's name). */
+  view?: unknown;
   /** Epoch milliseconds when the write was made. */
   createdAt: number;
   status: OutboxStatus;
@@ -69,6 +72,8 @@ export interface OutboxEntry {
   lastError?: string;
   /** The HTTP status of the last try that got an answer (a failed entry's reason, e.g. 412 for a conflict). */
   lastStatus?: number;
+  /** The body of the answer that refused it: for a 412, the server's current version the write conflicts with. */
+  lastBody?: unknown;
   /** Human text for the pending list, e.g. "Star Payments". */
   label: string;
 }
@@ -91,6 +96,30 @@ export class LocalDb extends Dexie {
       drafts: 'id, updatedAt',
       outbox: '++seq, status',
     });
+    // Version 2: outbox entries name their kind, operation and input instead of a URL. Stars queued by version 1
+    // are carried over; the star rows it kept in `entities` go (the outbox alone holds what is pending).
+    this.version(2)
+      .stores({})
+      .upgrade(async (tx) => {
+        await tx
+          .table('outbox')
+          .toCollection()
+          .modify((entry: Record<string, unknown>, ref: { value?: unknown }) => {
+            const star = /^\/users\/([^/]+)\/starred\/([^/]+)$/.exec(String(entry.path ?? ''));
+            if (!star || (entry.method !== 'PUT' && entry.method !== 'DELETE')) {
+              delete ref.value;
+              return;
+            }
+            const starring = entry.method === 'PUT';
+            entry.kind = starring ? 'star' : 'unstar';
+            entry.operation = starring ? 'starService' : 'unstarService';
+            entry.input = { params: { username: decodeURIComponent(star[1]!), service: decodeURIComponent(star[2]!) } };
+            delete entry.method;
+            delete entry.path;
+            delete entry.body;
+          });
+        await tx.table('entities').where('type').equals('star').delete();
+      });
   }
 }
 

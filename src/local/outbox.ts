@@ -15,14 +15,16 @@
  *   the next entry. A 412 leaves the local draft as it is: it is the conflict the user settles.
  */
 import type { TXWithTables } from 'dexie';
-import type { LocalDb, LocalTableName, OutboxEntry, OutboxMethod } from './db.js';
+import type { LocalDb, LocalTableName, OutboxEntry } from './db.js';
 
-export interface OutboxRequest {
-  method: OutboxMethod;
-  /** Path under `/api`, e.g. `/services/payments/star`. */
-  path: string;
-  /** JSON body; stored in IndexedDB, so it must be structured-cloneable. */
-  body?: unknown;
+/** The write an entry makes on the server: its kind, the contract operation's id and its input. */
+export interface OutboxWrite {
+  kind: string;
+  operation: string;
+  /** The operation's params, query and body; stored in IndexedDB, so it must be structured-cloneable. */
+  input: unknown;
+  /** What the optimistic view needs besides the input (see OutboxEntry.view). */
+  view?: unknown;
 }
 
 /** The transaction `apply` runs in: a Dexie transaction with the database's tables on it. */
@@ -35,10 +37,10 @@ export interface MutateOptions {
    * (awaiting a fetch or a timer would end the transaction). Throwing rolls back both the change and the
    * outbox entry.
    */
-  apply: (tx: LocalTx) => Promise<void> | void;
+  apply?: (tx: LocalTx) => Promise<void> | void;
   /** The tables `apply` writes or reads besides the outbox. */
   tables?: readonly LocalTableName[];
-  request: OutboxRequest;
+  write: OutboxWrite;
   /** Human text for the pending list, e.g. "Star Payments". */
   label: string;
 }
@@ -47,11 +49,13 @@ export interface MutateOptions {
 export interface SendResult {
   status: number;
   message?: string;
+  /** The answer's body when it refused the write (kept on the failed entry: a 412 carries the current version). */
+  body?: unknown;
 }
 
 /**
- * Sends one entry: the app calls its API client with `entry.method`, `entry.path`, `entry.body` and the
- * header `Idempotency-Key: entry.key`, resolves with the HTTP status of any answer (also 4xx and 5xx) and
+ * Sends one entry: the app calls the entry's operation with its input and the header
+ * `Idempotency-Key: entry.key`, resolves with the HTTP status of any answer (also 4xx and 5xx) and
  * rejects only when no answer came (network error).
  */
 export type OutboxSend = (entry: OutboxEntry) => Promise<SendResult>;
@@ -114,15 +118,16 @@ function notifyChange(db: LocalDb): void {
 
 /** Applies the local change and appends its outbox entry in one transaction; resolves with the entry. */
 export async function mutate(db: LocalDb, options: MutateOptions): Promise<OutboxEntry> {
-  const { apply, tables = [], request, label } = options;
+  const { apply, tables = [], write, label } = options;
   const scope = [...new Set<string>([...tables, 'outbox'])];
   const entry = await db.transaction('rw', scope, async (tx) => {
-    await apply(tx);
+    await apply?.(tx);
     const row: Omit<OutboxEntry, 'seq'> = {
       key: newIdempotencyKey(),
-      method: request.method,
-      path: request.path,
-      ...(request.body !== undefined ? { body: request.body } : {}),
+      kind: write.kind,
+      operation: write.operation,
+      input: write.input,
+      ...(write.view !== undefined ? { view: write.view } : {}),
       createdAt: Date.now(),
       status: 'pending',
       attempts: 0,
@@ -162,8 +167,8 @@ export async function discard(db: LocalDb, seq: number): Promise<void> {
   await db.outbox.delete(seq);
 }
 
-/** Puts a failed entry back in line (same key, same place in the order); true if it was failed. */
-export async function retry(db: LocalDb, seq: number): Promise<boolean> {
+/** Puts a failed entry back in line, in its place, changed by `change`; true if it was failed. */
+async function backInLine(db: LocalDb, seq: number, change: (entry: OutboxEntry) => void): Promise<boolean> {
   const changed = await db.outbox
     .where('seq')
     .equals(seq)
@@ -172,9 +177,28 @@ export async function retry(db: LocalDb, seq: number): Promise<boolean> {
       entry.status = 'pending';
       delete entry.lastError;
       delete entry.lastStatus;
+      delete entry.lastBody;
+      change(entry);
     });
   if (changed > 0) notifyChange(db);
   return changed > 0;
+}
+
+/** Puts a failed entry back in line (same key, same place in the order); true if it was failed. */
+export function retry(db: LocalDb, seq: number): Promise<boolean> {
+  return backInLine(db, seq, () => undefined);
+}
+
+/**
+ * Settles a conflict (a write refused with 412) by keeping the local change: the entry goes back in line, in its
+ * place, with its input rebased on the server's current version (e.g. its lock) and a new Idempotency-Key, since
+ * it is now another write. True if the entry was a failed one.
+ */
+export function requeue(db: LocalDb, seq: number, input: unknown): Promise<boolean> {
+  return backInLine(db, seq, (entry) => {
+    entry.input = input;
+    entry.key = newIdempotencyKey();
+  });
 }
 
 // ---- replay ----
@@ -229,6 +253,7 @@ async function drain(db: LocalDb, send: OutboxSend, run: Run): Promise<ReplayRes
             attempts,
             lastStatus: answer.status,
             lastError: message,
+            ...(answer.body !== undefined ? { lastBody: answer.body } : {}),
           });
           result.failed++;
           break;

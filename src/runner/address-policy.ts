@@ -1,4 +1,4 @@
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
 
 /**
  * Which addresses the shared runner may not connect to (DESIGN.md section 5, SSRF guard). Pure: judges an IP
@@ -104,9 +104,13 @@ const DESCRIPTIONS: Record<ForbiddenKind, string> = {
   reserved: 'a reserved address',
 };
 
-/** The refusal message for a forbidden address, e.g. 'Refused: 10.0.0.1 is a private address'. */
-export function refusalMessage(ip: string, kind: ForbiddenKind): string {
-  return `Refused: ${ip} is ${DESCRIPTIONS[kind]}`;
+/**
+ * The refusal message the check's editor sees. An address written in the check is named with its kind
+ * ('Refused: 10.0.0.1 is a private address'); a host name is only said to be refused, never what it resolved to
+ * (that would map the network the runner sits in).
+ */
+export function refusalMessage(host: string, kind: ForbiddenKind): string {
+  return isIP(host) ? `Refused: ${host} is ${DESCRIPTIONS[kind]}` : `Refused: ${host} is not an allowed host`;
 }
 
 function ruleKind(address: string, family: 'ipv4' | 'ipv6'): ForbiddenKind | null {

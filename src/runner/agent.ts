@@ -13,6 +13,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, fetch } from 'undici';
+import { RUNNER_RESULTS_MAX } from '../domain/health.js';
 import type { ProbeResult } from './probe.js';
 import { startProbeLoop, type ProbeLoop } from './probe-loop.js';
 import { CheckScheduler } from './schedule.js';
@@ -57,13 +58,12 @@ interface AgentResult {
   error?: string;
 }
 
-/** Results per post (the API takes at most 1000) and kept at most while the server cannot be reached. */
-const BATCH_MAX = 1000;
+/** Results kept at most while the server cannot be reached (posted RUNNER_RESULTS_MAX at a time). */
 const BUFFER_MAX = 50_000;
 /** A token is renewed when less than this share of its life is left. */
 const RENEW_SHARE = 0.2;
 
-export class AgentHttpError extends Error {
+class AgentHttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -200,7 +200,7 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
   const flush = () =>
     (flushing ??= (async () => {
       while (buffer.length > 0) {
-        const batch = buffer.slice(0, BATCH_MAX);
+        const batch = buffer.slice(0, RUNNER_RESULTS_MAX);
         try {
           const answer = (await call(`${runnerPath}/results`, { results: batch })) as { dropped: string[] };
           buffer = buffer.slice(batch.length);

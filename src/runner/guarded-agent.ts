@@ -17,14 +17,18 @@ export interface GuardedAgentOptions {
   keepAliveTimeoutMs?: number;
 }
 
-/** The error a refused connection fails with; its message says which address was refused and why. */
+/**
+ * The error a refused connection fails with. Its message names the host as the check wrote it, never the address
+ * a name resolved to; `address` and `kind` say which address was refused and why.
+ */
 export class RefusedAddressError extends Error {
   readonly code = 'BEACON_REFUSED_ADDRESS';
   constructor(
     readonly address: string,
     readonly kind: ForbiddenKind,
+    host = address,
   ) {
-    super(refusalMessage(address, kind));
+    super(refusalMessage(host, kind));
     this.name = 'RefusedAddressError';
   }
 }
@@ -98,7 +102,7 @@ async function resolveChecked(
   }
   for (const address of addresses) {
     const kind = policy(address);
-    if (kind) throw new RefusedAddressError(address, kind);
+    if (kind) throw new RefusedAddressError(address, kind, hostname);
   }
   return addresses;
 }

@@ -3,7 +3,8 @@
  * checks of a CheckScheduler as probes, never overlapping a check with itself, wakes for the next slot, and on
  * stop waits for the probes in flight (each ends by its own timeout).
  */
-import { MAX_TIMEOUT_SECONDS, probe, type ProbeOptions, type ProbeResult } from './probe.js';
+import { HEALTH_CHECK_BOUNDS } from '../domain/health.js';
+import { probe, type ProbeOptions, type ProbeResult } from './probe.js';
 import type { CheckScheduler, ScheduledCheck } from './schedule.js';
 
 export interface ProbeLoopOptions<C extends ScheduledCheck> {
@@ -76,7 +77,7 @@ export function startProbeLoop<C extends ScheduledCheck>(options: ProbeLoopOptio
       await Promise.race([
         Promise.allSettled([...inFlight]),
         new Promise((resolve) => {
-          bound = setTimeout(resolve, (MAX_TIMEOUT_SECONDS + 1) * 1000);
+          bound = setTimeout(resolve, (HEALTH_CHECK_BOUNDS.timeout.max + 1) * 1000);
         }),
       ]);
       clearTimeout(bound);

@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
+import { HEALTH_CHECK_BOUNDS } from '../domain/health.js';
 import { createGuardedAgent, RefusedAddressError } from './guarded-agent.js';
 
-/** What a probe needs of a health check (catalogue spec section 3: endpoint, timeout in seconds 1-15). */
+/** What a probe needs of a health check (catalogue spec section 3: endpoint, timeout in seconds, within bounds). */
 export interface ProbeCheck {
   endpoint: string;
   timeoutSeconds: number;
@@ -39,8 +40,6 @@ export const ONLY_HTTP_ERROR = 'Only http and https endpoints can be checked';
 export const MAX_REDIRECTS = 3;
 /** Bytes of a response body read (and discarded) before the rest is dropped. */
 export const BODY_CAP_BYTES = 64 * 1024;
-export const MIN_TIMEOUT_SECONDS = 1;
-export const MAX_TIMEOUT_SECONDS = 15;
 
 const REQUEST_HEADERS = { 'user-agent': 'Beacon-HealthCheck/1.0', accept: '*/*' };
 
@@ -48,7 +47,7 @@ let guardedAgent: Agent | undefined;
 let openAgent: Agent | undefined;
 
 /** The agent probes use by default, one per mode for the life of the process, so keep-alive connections are reused. */
-export function sharedAgent(allowPrivate: boolean): Agent {
+function sharedAgent(allowPrivate: boolean): Agent {
   if (allowPrivate) return (openAgent ??= new Agent({ headersTimeout: 60_000, bodyTimeout: 60_000 }));
   return (guardedAgent ??= createGuardedAgent());
 }
@@ -155,8 +154,9 @@ function isHttp(url: URL): boolean {
 }
 
 function clampTimeout(seconds: number): number {
-  if (!Number.isFinite(seconds)) return MIN_TIMEOUT_SECONDS;
-  return Math.min(MAX_TIMEOUT_SECONDS, Math.max(MIN_TIMEOUT_SECONDS, seconds));
+  const { min, max } = HEALTH_CHECK_BOUNDS.timeout;
+  if (!Number.isFinite(seconds)) return min;
+  return Math.min(max, Math.max(min, seconds));
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {

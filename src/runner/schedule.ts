@@ -7,9 +7,7 @@
  * first runs spread over the first interval, a late start does not shift later slots, and checks delayed
  * together (a stalled process) spread out again at their next slot instead of firing together for good.
  */
-
-export const DEFAULT_FREQUENCY_SECONDS = 15;
-export const MIN_FREQUENCY_SECONDS = 1;
+import { HEALTH_CHECK_BOUNDS, HEALTH_CHECK_DEFAULTS } from '../domain/health.js';
 
 /** What the scheduler needs of a check; anything else is carried along for the caller. */
 export interface ScheduledCheck {
@@ -17,10 +15,10 @@ export interface ScheduledCheck {
   frequencySeconds: number;
 }
 
-/** The interval in ms: at least MIN_FREQUENCY_SECONDS, the default when not a number. */
+/** The interval in ms: at least the domain's minimum frequency, the default when not a number. */
 export function frequencyMs(frequencySeconds: number): number {
-  const seconds = Number.isFinite(frequencySeconds) ? frequencySeconds : DEFAULT_FREQUENCY_SECONDS;
-  return Math.round(Math.max(MIN_FREQUENCY_SECONDS, seconds) * 1000);
+  const seconds = Number.isFinite(frequencySeconds) ? frequencySeconds : HEALTH_CHECK_DEFAULTS.frequency;
+  return Math.round(Math.max(HEALTH_CHECK_BOUNDS.frequency.min, seconds) * 1000);
 }
 
 /** The check's offset within its interval, in ms: a hash of its id, so the same check keeps the same slots. */

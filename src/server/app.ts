@@ -3,16 +3,30 @@ import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import type { RouteScope } from '../domain/scopes.js';
 import type { ServerContext } from './context.js';
 import { errorHandler } from './errors.js';
+import { keyRateLimits } from './rate-limits.js';
 import { assetRoutes } from './routes/assets.js';
+import { autocompleteRoutes } from './routes/autocomplete.js';
 import { clientRoutes } from './routes/clients.js';
 import { healthRoutes } from './routes/health.js';
 import { noticeRoutes } from './routes/notices.js';
 import { inviteRoutes } from './routes/invites.js';
+import { muteRoutes } from './routes/mutes.js';
 import { passwordRoutes } from './routes/passwords.js';
 import { registrationRoutes } from './routes/registration.js';
 import { registerWebApp } from './routes/web.js';
@@ -22,7 +36,9 @@ import { sessionRoutes } from './routes/session.js';
 import { starRoutes } from './routes/stars.js';
 import { systemRoutes } from './routes/system.js';
 import { teamRoutes } from './routes/teams.js';
+import { userTeamRoutes } from './routes/user-teams.js';
 import { userRoutes } from './routes/users.js';
+import { watchedServiceRoutes } from './routes/watched-services.js';
 import { workspaceRoutes } from './routes/workspace.js';
 
 export interface RouteEntry {
@@ -36,6 +52,29 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route registered, for the contract and the tenant-isolation tests. */
     beaconRoutes: RouteEntry[];
+    /** Starts draining before close (main.ts, on SIGTERM): every new request gets 503 with Connection: close. */
+    drain(): void;
+  }
+}
+
+/** A hop count as Fastify applies it (its types leave numbers out): believe the `hops` nearest addresses. */
+function trustedProxies(trust: ServerContext['config']['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
+/**
+ * Requests are logged at debug (LOG_LEVEL=debug shows them): at info, two lines a request would scroll the
+ * start-up messages, the one-time registration link among them, away within seconds. Errors stay at error.
+ */
+class RequestLogsAtDebug extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (!this.isLogDisabled(request)) request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    if (error) reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
 
@@ -43,21 +82,46 @@ declare module 'fastify' {
 export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: trustedProxies(ctx.config.trustProxy),
     // Requests in flight finish on close; new ones get 503 while the server shuts down.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    logController: new RequestLogsAtDebug(),
+    // The spec writes some paths with a trailing slash (`/services/{id}/health-checks/`): both spellings work.
+    routerOptions: { ignoreTrailingSlash: true },
   });
 
-  app.setValidatorCompiler(validatorCompiler);
+  // Fastify validates a missing body as null: a body declared optional (undefined) is absent then too.
+  app.setValidatorCompiler((route: Parameters<typeof validatorCompiler>[0]) => {
+    const validate = validatorCompiler(route);
+    if (route.httpPart !== 'body') return validate;
+    const failed = (result: unknown) => Boolean((result as { error?: unknown }).error);
+    return (data: unknown) => {
+      const result = validate(data);
+      if (data !== null || !failed(result)) return result;
+      const absent = validate(undefined);
+      return failed(absent) ? result : absent;
+    };
+  });
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
 
   // While shutting down, answer in-flight requests with `Connection: close` so keep-alive sockets do not hold
-  // the process open until their idle timeout.
+  // the process open until their idle timeout. While draining (before close, which resets idle keep-alive
+  // sockets), a request arriving on any connection gets 503 and the connection closes after the answer.
   let closing = false;
+  app.decorate('drain', () => {
+    closing = true;
+  });
   app.addHook('preClose', async () => {
     closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing)
+      return reply
+        .code(503)
+        .headers({ connection: 'close', 'retry-after': '5' })
+        .send({ message: 'Service Unavailable: the server is shutting down' });
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) void reply.header('connection', 'close');
@@ -69,8 +133,6 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const scope = route.config?.scope;
     for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: route.url, scope });
-    // The OpenAPI document names the scope an API client needs.
-    if (scope) route.schema = { ...route.schema, security: [{ bearer: [scope] }] };
   });
 
   const https = ctx.config.publicUrl.protocol === 'https:';
@@ -82,6 +144,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   });
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: ctx.config.maxUploadBytes, files: 1, fields: 5 } });
+  keyRateLimits(app, ctx);
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
@@ -95,11 +158,13 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    // The named schemas (`.meta({ id })`) go to components.schemas, where the document's $refs point.
+    transformObject: jsonSchemaTransformObject,
   });
 
   await app.register(
     async (api) => {
-      await api.register(systemRoutes);
+      await api.register(systemRoutes(ctx));
       await api.register(workspaceRoutes(ctx));
       await api.register(sessionRoutes(ctx));
       await api.register(registrationRoutes(ctx));
@@ -112,6 +177,10 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       await api.register(healthRoutes(ctx));
       await api.register(noticeRoutes(ctx));
       await api.register(starRoutes(ctx));
+      await api.register(muteRoutes(ctx));
+      await api.register(watchedServiceRoutes(ctx));
+      await api.register(userTeamRoutes(ctx));
+      await api.register(autocompleteRoutes(ctx));
       await api.register(clientRoutes(ctx));
       await api.register(runnerRoutes(ctx));
     },

@@ -5,14 +5,25 @@ import type { ServerContext } from './context.js';
 import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { getOrCreateSetting } from './db/repositories/settings.js';
-import { createMailer } from './integrations/smtp.js';
+import { createMailer, outboxDirOf } from './integrations/smtp.js';
 import { CallerCache, VerifiedTokens } from './services/caller-cache.js';
 import { randomToken } from './services/secrets.js';
 
-export function openConfiguredDatabase(config: Config): DatabaseHandle {
+export function openConfiguredDatabase(config: Config, logger?: Logger): DatabaseHandle {
   return config.databaseUrl
-    ? openDatabase({ engine: 'postgres', url: config.databaseUrl, schema: config.databaseSchema })
-    : openDatabase({ engine: 'sqlite', file: join(config.dataDir, 'beacon.sqlite') });
+    ? openDatabase({
+        engine: 'postgres',
+        url: config.databaseUrl,
+        schema: config.databaseSchema,
+        connectTimeoutMs: config.dbConnectTimeoutMs,
+        onConnectionError: (error) =>
+          logger?.warn({ err: error }, 'a database connection broke; the next query opens a new one'),
+      })
+    : openDatabase({
+        engine: 'sqlite',
+        file: join(config.dataDir, 'beacon.sqlite'),
+        busyTimeoutMs: config.sqliteBusyTimeoutMs,
+      });
 }
 
 export function createLogger(config: Config): Logger {
@@ -26,7 +37,7 @@ export function createLogger(config: Config): Logger {
 export async function createContext(
   config: Config,
   logger: Logger,
-  database = openConfiguredDatabase(config),
+  database = openConfiguredDatabase(config, logger),
 ): Promise<ServerContext> {
   const applied = await migrateToLatest(database);
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
@@ -34,7 +45,7 @@ export async function createContext(
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
-    outboxDir: join(config.dataDir, 'outbox'),
+    outboxDir: outboxDirOf(config.dataDir),
     logger,
   });
   return {

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 /** Every setting the server reads from the environment; README.md documents each variable. */
@@ -16,21 +17,34 @@ export interface Config {
   signupHost: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Attempts at sending a mail before it is marked failed. */
+  mailMaxAttempts: number;
+  /** Wait before a failed mail is tried again, seconds; doubled after each failure. */
+  mailRetrySeconds: number;
   jwtSecret: string | undefined;
   tokenTtlSeconds: number;
   sessionTtlSeconds: number;
   resetKeyTtlSeconds: number;
   maxUploadBytes: number;
   authRateLimitPerMinute: number;
+  /** Registration and beta-key checks per address and minute. */
+  registerRateLimitPerMinute: number;
   authCacheTtlMs: number;
   logLevel: string;
-  trustProxy: boolean;
+  /** Which proxies' X-Forwarded-For to believe: none, a hop count, or their addresses (Fastify `trustProxy`). */
+  trustProxy: false | number | string[];
   /** Run the shared health-check runner inside `beacon serve` (DESIGN.md 5). */
   sharedRunner: boolean;
   /** Let the shared runner probe private, loopback and link-local addresses (demos, single-host setups). */
   allowPrivateTargets: boolean;
   /** Raw health-check results older than this are deleted. */
   resultRetentionDays: number;
+  /** PostgreSQL: how long a query waits for a connection before failing (503) while the database is away. */
+  dbConnectTimeoutMs: number;
+  /** SQLite: how long a write waits for another process's lock before failing (503). */
+  sqliteBusyTimeoutMs: number;
+  /** After SIGTERM, how long requests (kept-alive connections included) get 503 with Connection: close. */
+  drainMs: number;
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -38,6 +52,27 @@ function integer(value: string | undefined, fallback: number, name: string): num
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
   return parsed;
+}
+
+/** proxy-addr's names for address ranges, accepted in a trusted-proxy list. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * BEACON_TRUST_PROXY: a hop count (`1`: believe the nearest proxy only) or a comma list of the proxies'
+ * addresses or CIDRs. Never "every hop": a client could then name any address it likes in X-Forwarded-For.
+ */
+function trustProxy(value: string | undefined): false | number | string[] {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === '0') return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  const list = text.split(',').map((entry) => entry.trim());
+  for (const entry of list) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const cidr = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 6 ? 128 : 32));
+    if (!PROXY_RANGES.includes(entry) && (rest.length > 0 || !isIP(address) || !cidr))
+      throw new Error(`BEACON_TRUST_PROXY must be a hop count or a comma list of proxy addresses, got "${entry}"`);
+  }
+  return list;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -55,18 +90,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signupHost: env.BEACON_SIGNUP_HOST?.toLowerCase() || undefined,
     smtpUrl: env.BEACON_SMTP_URL || undefined,
     mailFrom: env.BEACON_MAIL_FROM ?? 'Beacon <beacon@localhost>',
+    mailMaxAttempts: integer(env.BEACON_MAIL_MAX_ATTEMPTS, 10, 'BEACON_MAIL_MAX_ATTEMPTS'),
+    mailRetrySeconds: integer(env.BEACON_MAIL_RETRY_SECONDS, 30, 'BEACON_MAIL_RETRY_SECONDS'),
     jwtSecret: env.BEACON_JWT_SECRET || undefined,
     tokenTtlSeconds: integer(env.BEACON_TOKEN_TTL, 900, 'BEACON_TOKEN_TTL'),
     sessionTtlSeconds: integer(env.BEACON_SESSION_TTL, 30 * 24 * 3600, 'BEACON_SESSION_TTL'),
     resetKeyTtlSeconds: integer(env.BEACON_RESET_KEY_TTL, 3600, 'BEACON_RESET_KEY_TTL'),
     maxUploadBytes: integer(env.BEACON_MAX_UPLOAD_BYTES, 2 * 1024 * 1024, 'BEACON_MAX_UPLOAD_BYTES'),
     authRateLimitPerMinute: integer(env.BEACON_AUTH_RATE_LIMIT, 120, 'BEACON_AUTH_RATE_LIMIT'),
+    registerRateLimitPerMinute: integer(env.BEACON_REGISTER_RATE_LIMIT, 10, 'BEACON_REGISTER_RATE_LIMIT'),
     authCacheTtlMs: integer(env.BEACON_AUTH_CACHE_TTL_MS, 2000, 'BEACON_AUTH_CACHE_TTL_MS'),
     logLevel: env.LOG_LEVEL ?? 'info',
-    trustProxy: env.BEACON_TRUST_PROXY === '1',
+    trustProxy: trustProxy(env.BEACON_TRUST_PROXY),
     sharedRunner: env.BEACON_SHARED_RUNNER !== '0',
     allowPrivateTargets: env.BEACON_ALLOW_PRIVATE_TARGETS === '1',
     resultRetentionDays: integer(env.BEACON_RESULT_RETENTION_DAYS, 7, 'BEACON_RESULT_RETENTION_DAYS'),
+    dbConnectTimeoutMs: integer(env.BEACON_DB_CONNECT_TIMEOUT_MS, 5000, 'BEACON_DB_CONNECT_TIMEOUT_MS'),
+    sqliteBusyTimeoutMs: integer(env.BEACON_DB_BUSY_TIMEOUT_MS, 5000, 'BEACON_DB_BUSY_TIMEOUT_MS'),
+    drainMs: integer(env.BEACON_DRAIN_MS, 5000, 'BEACON_DRAIN_MS'),
   };
 }
 

@@ -17,6 +17,8 @@ export interface ServerContext {
   now(): Date;
   /** Set while this process runs the shared runner: reloads the checks at once after an API change. */
   refreshChecks?: () => void;
+  /** Set while this process runs the mail outbox job: sends mail just queued at once. */
+  wakeMail?: () => void;
 }
 
 export function isoNow(ctx: Pick<ServerContext, 'now'>, offsetSeconds = 0): string {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../contract/common.js';
+import { isDatabaseUnavailable } from './db/connect.js';
 
 /** An error with an honest status code and a body the client may read (DESIGN.md section 4). */
 export class HttpError extends Error {
@@ -19,6 +20,11 @@ export const unauthorized = (message = 'Unauthorized') => new HttpError(401, mes
 export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
 export const notFound = (message = 'Not Found') => new HttpError(404, message);
 export const conflict = (message: string, errors?: Record<string, string[]>) => new HttpError(409, message, errors);
+
+/** Seconds a client is asked to wait while the database is unreachable. */
+const RETRY_AFTER_SECONDS = '5';
+export const serviceUnavailable = (message = 'Service Unavailable: the database is not reachable, try again shortly') =>
+  new HttpError(503, message, undefined, { 'retry-after': RETRY_AFTER_SECONDS });
 
 /** One field error, in the `errors` shape. */
 export function fieldError(field: string, message: string): Record<string, string[]> {
@@ -60,6 +66,12 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
     const [field, [first] = []] = Object.entries(errors)[0] ?? ['body', ['is invalid']];
     status = 400;
     body = { message: `Invalid ${error.validationContext ?? 'request'}: ${field}: ${first}`, errors };
+  } else if (isDatabaseUnavailable(error)) {
+    // The database went away (restart, failover, killed connections) or SQLite stayed locked: worth a retry.
+    request.log.warn({ err: error }, 'database unavailable');
+    status = 503;
+    body = { message: serviceUnavailable().message };
+    void reply.header('retry-after', RETRY_AFTER_SECONDS);
   } else if (isResponseSerializationError(error)) {
     request.log.error({ err: error }, 'response did not match its schema');
     status = 500;

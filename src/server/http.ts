@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { isAdminRole } from '../domain/roles.js';
 import { CLIENTS_NOT_ALLOWED, INSUFFICIENT_SCOPE, type RouteScope } from '../domain/scopes.js';
 import { workspaceLabelOf } from './config.js';
@@ -76,11 +76,6 @@ export async function requireCaller(
     if (!caller.client.scopes.includes(scope)) throw forbidden(INSUFFICIENT_SCOPE);
   }
   return caller;
-}
-
-export function sendPage<T>(reply: FastifyReply, items: T[], total: number): T[] {
-  void reply.header('total', String(total));
-  return items;
 }
 
 export function sessionCookieOptions(ctx: ServerContext) {

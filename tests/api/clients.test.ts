@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/contract/clients.js';
-import {
-  callAs,
-  hostOf,
-  inviteAndJoin,
-  json,
-  registerWorkspace,
-  startTestServer,
-  type Member,
-  type Method,
-  type TestServer,
-} from '../support/server.js';
+import { addMember, createTeam, seedWorkspace } from '../support/fixtures.js';
+import { callAs, hostOf, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let owner: Member;
@@ -50,16 +41,10 @@ function requestToken(
 
 beforeAll(async () => {
   server = await startTestServer();
-  owner = await registerWorkspace(server, 'clientco');
-  alice = await inviteAndJoin(server, owner, 'alice');
-  bob = await inviteAndJoin(server, owner, 'bob');
-  carol = await inviteAndJoin(server, owner, 'carol');
-  guest = await inviteAndJoin(server, owner, 'gus');
-  outsider = await registerWorkspace(server, 'otherco');
-  await call(owner, 'POST', `/api/users/${guest.id}/actions/change-role`, { role: 'guest' });
-  await call(alice, 'POST', '/api/teams', { name: 'Ops', handle: 'ops' });
-  await call(alice, 'POST', '/api/teams/ops/members', { user: { id: bob.id } });
-  await call(carol, 'POST', '/api/teams', { name: 'Search', handle: 'search' });
+  const seeded = await seedWorkspace(server, { domain: 'clientco', team: { name: 'Ops', handle: 'ops' } });
+  ({ owner, teamAdmin: alice, teamMember: bob, guest, outsider } = seeded);
+  carol = await addMember(server, owner, 'carol');
+  await createTeam(server, carol, { name: 'Search', handle: 'search' });
 });
 afterAll(() => server.close());
 

@@ -21,6 +21,8 @@ describe('migrations', () => {
         '004-health',
         '005-notices',
         '006-clients-runners',
+        '007-mail-outbox',
+        '008-login-failures',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

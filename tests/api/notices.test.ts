@@ -2,16 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../src/contract/catalogue.js';
 import type { Notice } from '../../src/contract/notices.js';
 import { NOTICE_HEALTH_MESSAGE } from '../../src/domain/notices.js';
-import {
-  callAs,
-  inviteAndJoin,
-  json,
-  registerWorkspace,
-  startTestServer,
-  type Member,
-  type Method,
-  type TestServer,
-} from '../support/server.js';
+import { addMember, createService, createTeam, seedWorkspace } from '../support/fixtures.js';
+import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let owner: Member;
@@ -53,15 +45,11 @@ async function logOf(serviceHandle: string) {
 
 beforeAll(async () => {
   server = await startTestServer();
-  owner = await registerWorkspace(server, 'noticeco');
-  alice = await inviteAndJoin(server, owner, 'alice');
-  carol = await inviteAndJoin(server, owner, 'carol');
-  guest = await inviteAndJoin(server, owner, 'gus');
-  outsider = await registerWorkspace(server, 'othernotice');
-  await call(owner, 'POST', `/api/users/${guest.id}/actions/change-role`, { role: 'guest' });
-  await call(alice, 'POST', '/api/teams', { name: 'Payments', handle: 'payments' });
-  await call(carol, 'POST', '/api/teams', { name: 'Search', handle: 'search' });
-  await call(alice, 'POST', '/api/teams/payments/services', { name: 'Checkout', handle: 'checkout' });
+  const seeded = await seedWorkspace(server, { domain: 'noticeco', outsiderDomain: 'othernotice' });
+  ({ owner, teamAdmin: alice, guest, outsider } = seeded);
+  carol = await addMember(server, owner, 'carol');
+  await createTeam(server, carol, { name: 'Search', handle: 'search' });
+  await createService(server, alice, 'payments', { name: 'Checkout', handle: 'checkout' });
 });
 afterAll(() => server.close());
 

@@ -5,7 +5,8 @@ import { hostOf, json, loginAs, startTestServer, STRONG_PASSWORD, type TestServe
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Many registrations from one address; the per-address limit is tested in login-limits.test.ts.
+  server = await startTestServer({ BEACON_REGISTER_RATE_LIMIT: '1000' });
 });
 afterAll(() => server.close());
 

@@ -1,20 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client, Runner, RunnerSync } from '../../src/contract/clients.js';
+import type { Runner, RunnerSync } from '../../src/contract/clients.js';
 import type { HealthCheck, HealthCheckResult } from '../../src/contract/health.js';
 import { beacon } from '../support/processes.js';
-import {
-  callAs,
-  hostOf,
-  inviteAndJoin,
-  json,
-  registerWorkspace,
-  startTestServer,
-  type Member,
-  type Method,
-  type TestServer,
-} from '../support/server.js';
+import { addMember, createClient, createService, createTeam, seedWorkspace } from '../support/fixtures.js';
+import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let owner: Member;
@@ -45,41 +36,18 @@ const checkBody = (runner: string | null, extra: object = {}) => ({
 
 /** A client of `team` with `scopes` and a token for it, as a Member to call with. */
 async function clientOf(team: string, scopes: string[], admin: Member = alice) {
-  const made = json<Client>(
-    await call(admin, 'POST', `/api/teams/${team}/clients`, { name: 'Agent', description: 'Runner agent', scopes }),
-  );
-  const token = await server.app.inject({
-    method: 'POST',
-    url: '/api/token',
-    headers: { host: hostOf('runco') },
-    payload: { grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret },
-  });
-  const member: Member = {
-    domain: 'runco',
-    handle: made.handle,
-    email: '',
-    password: '',
-    cookie: '',
-    id: made.id,
-    token: json<{ access_token: string }>(token).access_token,
-  };
-  return { made, member };
+  const { client, caller } = await createClient(server, admin, team, { scopes, description: 'Runner agent' });
+  return { made: client, member: caller };
 }
 
 beforeAll(async () => {
   server = await startTestServer();
-  owner = await registerWorkspace(server, 'runco');
-  alice = await inviteAndJoin(server, owner, 'alice');
-  bob = await inviteAndJoin(server, owner, 'bob');
-  carol = await inviteAndJoin(server, owner, 'carol');
-  guest = await inviteAndJoin(server, owner, 'gus');
-  outsider = await registerWorkspace(server, 'otherco');
-  await call(owner, 'POST', `/api/users/${guest.id}/actions/change-role`, { role: 'guest' });
-  await call(alice, 'POST', '/api/teams', { name: 'Ops', handle: 'ops' });
-  await call(alice, 'POST', '/api/teams/ops/members', { user: { id: bob.id } });
-  await call(carol, 'POST', '/api/teams', { name: 'Search', handle: 'search' });
-  await call(alice, 'POST', '/api/teams/ops/services', { name: 'Gateway', handle: 'gateway' });
-  await call(carol, 'POST', '/api/teams/search/services', { name: 'Indexer', handle: 'indexer' });
+  const seeded = await seedWorkspace(server, { domain: 'runco', team: { name: 'Ops', handle: 'ops' } });
+  ({ owner, teamAdmin: alice, teamMember: bob, guest, outsider } = seeded);
+  carol = await addMember(server, owner, 'carol');
+  await createTeam(server, carol, { name: 'Search', handle: 'search' });
+  await createService(server, alice, 'ops', { name: 'Gateway', handle: 'gateway' });
+  await createService(server, carol, 'search', { name: 'Indexer', handle: 'indexer' });
 });
 afterAll(() => server.close());
 
@@ -292,8 +260,13 @@ describe('the runner agent protocol', () => {
     expect((await call(other, 'GET', '/api/teams/ops/runners')).statusCode).toBe(200);
     expect((await call(other, 'POST', '/api/teams/ops/runners', { name: 'X', description: 'Y' })).statusCode).toBe(403);
 
+    // A sync records the runner's status: a read-only client may not change it.
     const reader = (await clientOf('ops', ['beacon.runner.read'])).member;
-    expect((await call(reader, 'POST', '/api/runners/agent-box/actions/sync', {})).statusCode).toBe(200);
+    const before = json<Runner>(await call(bob, 'GET', '/api/teams/ops/runners/agent-box'));
+    const sync = await call(reader, 'POST', '/api/runners/agent-box/actions/sync', { error: 'from a reader' });
+    expect(sync.statusCode).toBe(403);
+    expect(json(sync)).toEqual({ message: 'Insufficient scope' });
+    expect(json<Runner>(await call(bob, 'GET', '/api/teams/ops/runners/agent-box'))).toEqual(before);
     const write = await call(reader, 'POST', '/api/runners/agent-box/results', {
       results: [{ check_id: checkId, start: new Date().toISOString(), time: 1, success: true }],
     });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/contract/clients.js';
 import { CLIENT_SCOPES, type ClientScope } from '../../src/domain/scopes.js';
+import { createClient } from '../support/fixtures.js';
 import {
   callAs,
   hostOf,
@@ -16,6 +17,7 @@ import {
 /** Routes that take no bearer token at all (public, or their own authentication): no scope to decide. */
 const UNAUTHENTICATED = new Set([
   'GET /api/healthz',
+  'GET /api/livez',
   'GET /api/openapi.json',
   'GET /api/workspace',
   'POST /api/session',
@@ -37,24 +39,7 @@ const call = (actor: Member, method: Method, url: string, payload?: object) =>
 
 /** A client of team ops with `scopes`, and a token for it. */
 async function clientWith(scopes: ClientScope[]): Promise<Member> {
-  const made = json<Client>(
-    await call(alice, 'POST', '/api/teams/ops/clients', { name: 'Scoped', description: 'Scoped client', scopes }),
-  );
-  const token = await server.app.inject({
-    method: 'POST',
-    url: '/api/token',
-    headers: { host: hostOf('scopeco') },
-    payload: { grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret },
-  });
-  return {
-    domain: 'scopeco',
-    handle: made.handle,
-    email: '',
-    password: '',
-    cookie: '',
-    id: made.id,
-    token: json<{ access_token: string }>(token).access_token,
-  };
+  return (await createClient(server, alice, 'ops', { scopes, name: 'Scoped', description: 'Scoped client' })).caller;
 }
 
 beforeAll(async () => {

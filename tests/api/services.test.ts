@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileRef, Service, Team } from '../../src/contract/catalogue.js';
 import { SERVICES_PAGE_SIZE } from '../../src/domain/catalogue.js';
 import { insertService } from '../../src/server/db/repositories/services.js';
+import { addMember, createTeam, seedWorkspace } from '../support/fixtures.js';
 import { multipart, tinyPng } from '../support/images.js';
 import {
   authHeaders,
   hostOf,
-  inviteAndJoin,
   json,
-  registerWorkspace,
   startTestServer,
   type Member,
   type TestServer,
@@ -36,19 +35,11 @@ const handles = (response: { json(): unknown }) => (response.json() as Array<{ h
 
 beforeAll(async () => {
   server = await startTestServer();
-  owner = await registerWorkspace(server, 'svcco');
-  admin = await inviteAndJoin(server, owner, 'ada');
-  alice = await inviteAndJoin(server, owner, 'alice');
-  bob = await inviteAndJoin(server, owner, 'bob');
-  carol = await inviteAndJoin(server, owner, 'carol');
-  guest = await inviteAndJoin(server, owner, 'gus');
-  outsider = await registerWorkspace(server, 'otherco');
-  await call(owner, 'POST', `/api/users/${admin.id}/actions/change-role`, { role: 'admin' });
-  await call(owner, 'POST', `/api/users/${guest.id}/actions/change-role`, { role: 'guest' });
-  await call(alice, 'POST', '/api/teams', { name: 'Payments', handle: 'payments' });
-  await call(alice, 'POST', '/api/teams/payments/members', { user: { id: 'bob' } });
-  await call(carol, 'POST', '/api/teams', { name: 'Search', handle: 'search' });
-  foreignTeamId = json<Team>(await call(outsider, 'POST', '/api/teams', { name: 'Foreign', handle: 'foreign' })).id;
+  const seeded = await seedWorkspace(server, { domain: 'svcco' });
+  ({ owner, admin, teamAdmin: alice, teamMember: bob, guest, outsider } = seeded);
+  carol = await addMember(server, owner, 'carol');
+  await createTeam(server, carol, { name: 'Search', handle: 'search' });
+  foreignTeamId = (await createTeam(server, outsider, { name: 'Foreign', handle: 'foreign' })).id;
 });
 afterAll(() => server.close());
 

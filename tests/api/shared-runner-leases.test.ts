@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINE } from '../support/database.js';
+import { createService, createTeam } from '../support/fixtures.js';
 import { beacon, freePort, type BeaconProcess } from '../support/processes.js';
 import { callAs, registerWorkspace, startTestServer, type TestServer } from '../support/server.js';
 
@@ -30,8 +31,8 @@ describe.runIf(TEST_ENGINE === 'postgres')('shared runner leases on PostgreSQL',
     const port = (target.address() as AddressInfo).port;
     server = await startTestServer();
     const owner = await registerWorkspace(server, 'leaseco');
-    await callAs(server, owner, 'POST', '/api/teams', { name: 'Ops', handle: 'ops' });
-    await callAs(server, owner, 'POST', '/api/teams/ops/services', { name: 'Edge', handle: 'edge' });
+    await createTeam(server, owner, { name: 'Ops', handle: 'ops' });
+    await createService(server, owner, 'ops', { name: 'Edge', handle: 'edge' });
     for (let i = 0; i < CHECKS; i++) {
       const created = await callAs(server, owner, 'POST', '/api/services/edge/health-checks', {
         name: `Check ${i}`,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HealthCheck, HealthCheckResult } from '../../src/contract/health.js';
 import { startSharedRunner, type SharedRunner } from '../../src/server/jobs/shared-runner.js';
 import { closeSharedAgents } from '../../src/runner/probe.js';
+import { createTeam } from '../support/fixtures.js';
 import {
   authHeaders,
   json,
@@ -81,7 +82,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
   server = await startTestServer({ BEACON_ALLOW_PRIVATE_TARGETS: '1' });
   owner = await registerWorkspace(server, 'runnerco');
-  expect((await call('POST', '/api/teams', { name: 'Ops', handle: 'ops' })).statusCode).toBe(201);
+  await createTeam(server, owner, { name: 'Ops', handle: 'ops' });
 });
 afterAll(async () => {
   await server.close();

@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MutedItem, Service, StarredItem, Team, WatchedService } from '../../src/contract/catalogue.js';
-import {
-  inviteAndJoin,
-  json,
-  registerWorkspace,
-  startTestServer,
-  type Member,
-  type TestServer,
-  callAs,
-  type Method,
-} from '../support/server.js';
+import { addMember, createService, createTeam, seedWorkspace } from '../support/fixtures.js';
+import { json, startTestServer, type Member, type TestServer, callAs, type Method } from '../support/server.js';
 
 let server: TestServer;
 let owner: Member;
@@ -32,22 +24,12 @@ const starredHandles = async (viewer: Member, username: string) =>
 
 beforeAll(async () => {
   server = await startTestServer();
-  owner = await registerWorkspace(server, 'starco');
-  alice = await inviteAndJoin(server, owner, 'alice');
-  carol = await inviteAndJoin(server, owner, 'carol');
-  guest = await inviteAndJoin(server, owner, 'gus');
-  outsider = await registerWorkspace(server, 'otherco');
-  await call(owner, 'POST', `/api/users/${guest.id}/actions/change-role`, { role: 'guest' });
-  payments = json<Team>(await call(alice, 'POST', '/api/teams', { name: 'Payments', handle: 'payments' }));
-  await call(carol, 'POST', '/api/teams', { name: 'Search', handle: 'search' });
-  billing = json<Service>(
-    await call(alice, 'POST', '/api/teams/payments/services', { name: 'Billing', handle: 'billing' }),
-  );
-  fraud = json<Service>(await call(alice, 'POST', '/api/teams/payments/services', { name: 'Fraud', handle: 'fraud' }));
-  await call(alice, 'POST', '/api/services/fraud/actions/change-visibility', { visibility: 'owner' });
-  indexer = json<Service>(
-    await call(carol, 'POST', '/api/teams/search/services', { name: 'Indexer', handle: 'indexer' }),
-  );
+  ({ owner, teamAdmin: alice, guest, outsider, team: payments } = await seedWorkspace(server, { domain: 'starco' }));
+  carol = await addMember(server, owner, 'carol');
+  await createTeam(server, carol, { name: 'Search', handle: 'search' });
+  billing = await createService(server, alice, 'payments', { name: 'Billing', handle: 'billing' });
+  fraud = await createService(server, alice, 'payments', { name: 'Fraud', handle: 'fraud', visibility: 'owner' });
+  indexer = await createService(server, carol, 'search', { name: 'Indexer', handle: 'indexer' });
 });
 afterAll(() => server.close());
 

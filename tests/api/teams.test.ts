@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member as TeamMember, Team } from '../../src/contract/catalogue.js';
 import { TEAM_NOT_EMPTY } from '../../src/domain/catalogue.js';
 import { insertMember, insertTeam } from '../../src/server/db/repositories/teams.js';
+import { seedWorkspace } from '../support/fixtures.js';
 import { multipart, tinyPng } from '../support/images.js';
 import {
   authHeaders,
   hostOf,
-  inviteAndJoin,
   json,
-  registerWorkspace,
   startTestServer,
   type Member,
   type TestServer,
@@ -30,14 +29,9 @@ const get = (actor: Member, url: string) => call(actor, 'GET', url);
 
 beforeAll(async () => {
   server = await startTestServer({ BEACON_MAX_UPLOAD_BYTES: '4096' });
-  owner = await registerWorkspace(server, 'teamco');
-  admin = await inviteAndJoin(server, owner, 'ada');
-  alice = await inviteAndJoin(server, owner, 'alice');
-  bob = await inviteAndJoin(server, owner, 'bob');
-  guest = await inviteAndJoin(server, owner, 'gus');
-  outsider = await registerWorkspace(server, 'otherco');
-  await call(owner, 'POST', `/api/users/${admin.id}/actions/change-role`, { role: 'admin' });
-  await call(owner, 'POST', `/api/users/${guest.id}/actions/change-role`, { role: 'guest' });
+  // No team yet: creating one is what this file tests.
+  const seeded = await seedWorkspace(server, { domain: 'teamco', team: null });
+  ({ owner, admin, teamAdmin: alice, teamMember: bob, guest, outsider } = seeded);
 });
 afterAll(() => server.close());
 

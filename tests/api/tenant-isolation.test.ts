@@ -287,6 +287,7 @@ const SCOPED: Probe[] = [
 /** Routes that need no token: they are public or authenticate otherwise (tested in their own files). */
 const PUBLIC_ROUTES = [
   'GET /api/healthz',
+  'GET /api/livez',
   'GET /api/openapi.json',
   'GET /api/workspace',
   'POST /api/session',
@@ -300,6 +301,8 @@ const PUBLIC_ROUTES = [
   // The web app's pages and files (public; the app asks the API for everything else).
   'GET /',
   'GET /index.html',
+  // The installed app's manifest, named after the host's workspace (its name only).
+  'GET /manifest.webmanifest',
   'GET /*',
 ];
 

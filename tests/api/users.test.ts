@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertUser, newUserRow } from '../../src/server/db/repositories/users.js';
+import { addMember } from '../support/fixtures.js';
 import {
   authHeaders,
   hostOf,
@@ -20,14 +21,8 @@ let member: Member;
 beforeAll(async () => {
   server = await startTestServer({ BEACON_MAX_UPLOAD_BYTES: '4096' });
   owner = await registerWorkspace(server, 'userco');
-  admin = await inviteAndJoin(server, owner, 'ada');
-  member = await inviteAndJoin(server, owner, 'max');
-  await server.app.inject({
-    method: 'POST',
-    url: `/api/users/${admin.id}/actions/change-role`,
-    headers: authHeaders(owner),
-    payload: { role: 'admin' },
-  });
+  admin = await addMember(server, owner, 'ada', 'admin');
+  member = await addMember(server, owner, 'max');
 });
 afterAll(() => server.close());
 

@@ -1,8 +1,12 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostOf, startTestServer, type TestServer } from '../support/server.js';
+import { acceptsEncoding } from '../../src/server/routes/web.js';
+import { hostOf, json, registerWorkspace, startTestServer, type TestServer } from '../support/server.js';
+
+const SCRIPT = 'console.log("a hashed asset");'.repeat(20);
 
 let server: TestServer;
 
@@ -14,6 +18,10 @@ beforeAll(async () => {
   writeFileSync(join(webDir, 'manifest.webmanifest'), '{"name":"Beacon"}');
   mkdirSync(join(webDir, 'assets'));
   writeFileSync(join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+  // As the build writes them (scripts/build-assets.ts): compressed twins beside the asset.
+  writeFileSync(join(webDir, 'assets', 'app-def456.js'), SCRIPT);
+  writeFileSync(join(webDir, 'assets', 'app-def456.js.br'), brotliCompressSync(SCRIPT));
+  writeFileSync(join(webDir, 'assets', 'app-def456.js.gz'), gzipSync(SCRIPT));
   server = await startTestServer({ BEACON_WEB_DIR: webDir, BEACON_SIGNUP_HOST: 'signup.localhost' });
 });
 afterAll(() => server.close());
@@ -38,6 +46,71 @@ describe('the web app', () => {
     expect(worker.headers['cache-control']).toBe('no-cache');
     const manifest = await server.app.inject({ method: 'GET', url: '/manifest.webmanifest' });
     expect(manifest.headers['content-type']).toContain('application/manifest+json');
+  });
+
+  it("names the installed app after the host's workspace", async () => {
+    await registerWorkspace(server, 'acme');
+    const named = await server.app.inject({
+      method: 'GET',
+      url: '/manifest.webmanifest',
+      headers: { host: hostOf('acme') },
+    });
+    expect(named.headers['cache-control']).toBe('no-cache');
+    expect(json(named)).toMatchObject({ name: 'Workspace acme · Beacon', short_name: 'Workspace acme' });
+    const root = await server.app.inject({
+      method: 'GET',
+      url: '/manifest.webmanifest',
+      headers: { host: 'localhost:8080' },
+    });
+    expect(json(root)).toEqual({ name: 'Beacon' });
+  });
+
+  it('sends an asset as its brotli or gzip twin by Accept-Encoding, cached for good, and as it is otherwise', async () => {
+    const get = (encoding?: string) =>
+      server.app.inject({
+        method: 'GET',
+        url: '/assets/app-def456.js',
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const br = await get('gzip, deflate, br, zstd');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(SCRIPT);
+    expect((await get('gzip')).headers['content-encoding']).toBe('gzip');
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
+    // An asset without twins (an image, a font) goes as it is to every browser.
+    const single = await server.app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(single.headers['content-encoding']).toBeUndefined();
+    expect(single.body).toBe('console.log(1)');
+  });
+
+  it('sends the page compressed when accepted, never cached for long', async () => {
+    const response = await server.app.inject({
+      method: 'GET',
+      url: '/services',
+      headers: { host: hostOf('acme'), 'accept-encoding': 'gzip, br' },
+    });
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toContain('<meta name="beacon-config"');
+  });
+
+  it('reads Accept-Encoding with its q-values', () => {
+    expect(acceptsEncoding('gzip, deflate, br', 'br')).toBe(true);
+    expect(acceptsEncoding('br;q=0, gzip', 'br')).toBe(false);
+    expect(acceptsEncoding('BR;q=0.5', 'br')).toBe(true);
+    expect(acceptsEncoding('brotli', 'br')).toBe(false);
+    expect(acceptsEncoding(undefined, 'gzip')).toBe(false);
   });
 
   it('keeps unknown API paths and non-GET requests JSON 404s', async () => {

@@ -58,8 +58,11 @@ describe('accounts in the browser', () => {
     await expectAccessible(page, 'register step two');
     await screenshot(page, 'register-step-2');
     await page.getByRole('button', { name: 'Create Workspace' }).click();
-    await page.waitForURL(`${beacon.origin(WORKSPACE.domain)}/login`);
-    await page.getByLabel('Email').waitFor();
+    await page.waitForURL((to) => to.origin === beacon.origin(WORKSPACE.domain) && to.pathname === '/login');
+    // The new workspace's login says it is ready and has the owner's email filled in.
+    await page.getByText('Your workspace is ready. Log in to start.').waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(OWNER.email);
+    await screenshot(page, 'registered-login');
     await context.close();
   });
 

@@ -110,6 +110,31 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
 }
 
 /** Saves a screenshot under test-results/screenshots (not committed) for a person to look at. */
+/**
+ * Waits until the service worker controls the page: the app is then installed for offline use. A page opened
+ * before the worker activated is controlled from its next load, and an install that a busy machine failed
+ * (a precache fetch timed out) is tried again by that load's registration.
+ */
+export async function waitForServiceWorker(page: Page): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const active = await page.evaluate(() =>
+      Promise.race([
+        navigator.serviceWorker.ready.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000)),
+      ]),
+    );
+    if (active) {
+      const controlled = await page
+        .waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 5_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (controlled) return;
+    }
+    if (attempt === 3) throw new Error('The service worker did not take control of the page');
+    await page.reload();
+  }
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });

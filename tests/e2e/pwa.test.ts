@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newPage, screenshot, startBeacon, type Beacon } from './harness.js';
+import { launchChromium, newPage, screenshot, startBeacon, waitForServiceWorker, type Beacon } from './harness.js';
 
 let beacon: Beacon;
 let browser: Browser;
@@ -38,7 +38,12 @@ describe('installable, offline-capable app', () => {
       icons: Array<{ sizes: string; purpose: string; src: string }>;
       screenshots: Array<{ src: string }>;
     };
-    expect(manifest).toMatchObject({ name: 'Beacon', short_name: 'Beacon', start_url: '/', display: 'standalone' });
+    expect(manifest).toMatchObject({
+      name: 'Demo · Beacon',
+      short_name: 'Demo',
+      start_url: '/',
+      display: 'standalone',
+    });
     expect(manifest.theme_color).toMatch(/^#/);
     for (const purpose of ['any', 'maskable']) {
       for (const size of ['192x192', '512x512'])
@@ -54,12 +59,8 @@ describe('installable, offline-capable app', () => {
   it('opens with its shell from the service worker when the network is cut', async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${beacon.origin('demo')}/login`);
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
     // Once the worker controls the page, everything the shell needs is precached.
-    await page.reload();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await waitForServiceWorker(page);
     await context.setOffline(true);
     await page.goto(`${beacon.origin('demo')}/login`);
     await page.getByLabel('Email').waitFor();
@@ -78,7 +79,7 @@ describe('installable, offline-capable app', () => {
     await page.waitForURL(`${beacon.origin('demo')}/`);
     await page.goto(`${beacon.origin('demo')}/users`);
     await page.getByRole('link', { name: 'Dana Demo' }).waitFor();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await waitForServiceWorker(page);
     await context.setOffline(true);
     await page.reload();
     await page.getByText('Offline').first().waitFor();
@@ -90,9 +91,7 @@ describe('installable, offline-capable app', () => {
   it('offers the new version when a new build is deployed, and reloads only when asked', async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${beacon.origin('demo')}/login`);
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
+    await waitForServiceWorker(page);
     // Deploy: the worker script changes; the next visit finds it and installs it beside the running one.
     appendFileSync(join(webDir, 'sw.js'), `\n// build ${Date.now()}\n`);
     await page.reload();

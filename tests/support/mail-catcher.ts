@@ -32,8 +32,9 @@ export class MailCatcher {
     });
   }
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on `port` (a free one by default); a test may give the port of an SMTP server it stopped. */
+  async start(port = 0): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     const address = this.server.server.address();
     this.port = typeof address === 'object' && address ? address.port : 0;
     return `smtp://127.0.0.1:${this.port}?ignoreTLS=true`;
@@ -62,7 +63,7 @@ export class MailCatcher {
   }
 }
 
-/** The first link in a mail body that starts with `prefix`. */
+/** The first link in a mail body that matches `pattern`. */
 export function linkIn(mail: CaughtMail, pattern: RegExp): URL {
   const match = mail.text.match(pattern);
   if (!match) throw new Error(`no link matching ${pattern} in: ${mail.text}`);

@@ -4,9 +4,10 @@ import { buildApp } from '../../src/server/app.js';
 import { closeContext, createContext } from '../../src/server/bootstrap.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
+import { startMailOutbox, type MailOutbox } from '../../src/server/jobs/mail-outbox.js';
 import { createBetaKey } from '../../src/server/services/registration.js';
 import { freshDatabase, type TestDatabase } from './database.js';
-import { MailCatcher } from './mail-catcher.js';
+import { linkIn, MailCatcher } from './mail-catcher.js';
 
 export const STRONG_PASSWORD = 'Str0ng-pass';
 
@@ -14,6 +15,8 @@ export interface TestServer {
   app: FastifyInstance;
   ctx: ServerContext;
   mail: MailCatcher;
+  /** The mail outbox job, as `beacon serve` runs it; a test may replace it (close stops this one). */
+  mailOutbox: MailOutbox;
   database: TestDatabase;
   close(): Promise<void>;
 }
@@ -27,18 +30,21 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const ctx = await createContext(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
   const app = await buildApp(ctx);
   await app.ready();
-  return {
+  const server: TestServer = {
     app,
     ctx,
     mail,
+    mailOutbox: startMailOutbox(ctx),
     database,
     async close() {
       await app.close();
+      await server.mailOutbox.stop();
       await closeContext(ctx);
       await mail.close();
       await database.drop();
     },
   };
+  return server;
 }
 
 export const hostOf = (domain: string) => `${domain}.localhost:8080`;
@@ -125,7 +131,7 @@ export async function inviteAndJoin(server: TestServer, inviter: Member, handle:
   });
   if (invite.statusCode !== 201) throw new Error(`invite failed: ${invite.statusCode} ${invite.body}`);
   const mail = await server.mail.waitFor(email);
-  const link = new URL(mail.text.match(/http\S+\/invite\/\S+/)![0]);
+  const link = linkIn(mail, /http\S+\/invite\/\S+/);
   const joined = await server.app.inject({
     method: 'POST',
     url: '/api/users',

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HEALTHS, type Health } from '../../src/domain/catalogue.js';
 import {
+  checkStatusOf,
   consecutiveFailures,
   isCheckFailing,
   DAILY_HEALTH_MAX_DAYS,
@@ -371,5 +372,32 @@ describe('dailyHealth properties', () => {
         expect(percent).toBeLessThanOrEqual(100);
       }),
     );
+  });
+});
+
+describe('checkStatusOf', () => {
+  const check = { paused: false, disabled: false, allowed_failures: 1 };
+  const ok = (start: string) => ({ start, success: true });
+  const failed = (start: string, error?: string, status?: number) => ({ start, success: false, error, status });
+
+  it('is down once more than the allowed failures ran in a row, with the newest failure as the last error', () => {
+    const results = [ok('t1'), failed('t2', undefined, 503), failed('t3', 'Could not resolve example.com')];
+    expect(checkStatusOf(check, results)).toEqual({
+      state: 'down',
+      lastError: { message: 'Could not resolve example.com', start: 't3' },
+      uptime: 33.33,
+    });
+  });
+
+  it('stays up within the allowed failures, and keeps why it last failed', () => {
+    const status = checkStatusOf(check, [failed('t1', undefined, 503), ok('t2'), failed('t3', undefined, 500)]);
+    expect(status.state).toBe('up');
+    expect(status.lastError).toEqual({ message: 'HTTP 500', start: 't3' });
+  });
+
+  it('says paused or disabled whatever the results, and unknown without any', () => {
+    expect(checkStatusOf({ ...check, paused: true }, [ok('t1')]).state).toBe('paused');
+    expect(checkStatusOf({ ...check, disabled: true, paused: true }, []).state).toBe('disabled');
+    expect(checkStatusOf(check, [])).toEqual({ state: 'unknown', lastError: null, uptime: null });
   });
 });

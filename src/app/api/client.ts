@@ -1,10 +1,20 @@
 import type { ErrorBody } from '../../contract/common.js';
+import {
+  pathOf,
+  type Operation,
+  type OperationInput,
+  type OperationOutput,
+  type PageItem,
+  type PageOf,
+} from '../../contract/operation.js';
 
 /** An HTTP error with the server's body (DESIGN.md section 4). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly body: ErrorBody,
+    /** The answer's body as sent (a 412 carries the current version of what the write conflicts with). */
+    readonly data: unknown = body,
   ) {
     super(body.message);
   }
@@ -16,15 +26,17 @@ export class ApiError extends Error {
   }
 }
 
-export type Query = Record<string, string | number | undefined>;
-
-export interface RequestOptions {
-  body?: unknown;
-  query?: Query;
+export interface CallOptions {
   headers?: Record<string, string>;
-  /** Whether this call may refresh the token on 401 (not the token call itself). */
+  /** Whether this call may refresh the token on 401 (not the session and token calls themselves). */
   retryOn401?: boolean;
 }
+
+/** The input argument: optional when the operation needs nothing (no params, no required query or body). */
+export type CallArgs<O extends Operation> =
+  object extends OperationInput<O>
+    ? [input?: OperationInput<O>, options?: CallOptions]
+    : [input: OperationInput<O>, options?: CallOptions];
 
 export interface ApiResponse<T> {
   data: T;
@@ -43,17 +55,41 @@ export interface ApiClientOptions {
 /** Spec section 4: a 401 starts one token refresh and the request is retried; the retry limit is 2. */
 export const TOKEN_RETRY_LIMIT = 2;
 
+/**
+ * The app's one way to the API: every call names an operation of the contract and passes its input, typed end
+ * to end (a wrong body or a missing response field does not compile).
+ */
 export interface ApiClient {
-  request<T>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
-  get<T>(path: string, query?: Query): Promise<T>;
-  send<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  /** Calls an operation; resolves with its success body. */
+  call<O extends Operation>(operation: O, ...args: CallArgs<O>): Promise<OperationOutput<O>>;
+  /** Calls a paged list; resolves with the items and the `total` header. */
+  page<O extends Operation & { paged: true }>(operation: O, ...args: CallArgs<O>): Promise<PageOf<PageItem<O>>>;
+  /** Uploads a file as multipart form data in the field the operation names (`icon`). */
+  upload<O extends Operation & { consumes: readonly string[] }>(
+    operation: O,
+    input: OperationInput<O>,
+    file: { field: string; value: Blob },
+  ): Promise<OperationOutput<O>>;
+  /** The whole answer (status and headers): the outbox reads the status of every answer. */
+  exchange<O extends Operation>(
+    operation: O,
+    input: OperationInput<O>,
+    options?: CallOptions,
+  ): Promise<ApiResponse<OperationOutput<O>>>;
 }
 
-function urlOf(baseUrl: string, path: string, query?: Query): string {
+interface Parts {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+function urlOf(baseUrl: string, path: string, query: Record<string, unknown> = {}): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {}))
-    if (value !== undefined && value !== '') params.set(key, String(value));
-  const search = params.toString();
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  // Commas stay as they are: spec lists (`type=incident,maintenance`) are sent unescaped.
+  const search = params.toString().replace(/%2C/gi, ',');
   return `${baseUrl}/api${path}${search ? `?${search}` : ''}`;
 }
 
@@ -68,17 +104,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const baseUrl = options.baseUrl ?? '';
 
-  async function request<T>(
-    method: string,
-    path: string,
-    requestOptions: RequestOptions = {},
-  ): Promise<ApiResponse<T>> {
-    const { body, query, headers = {}, retryOn401 = true } = requestOptions;
+  async function exchange(operation: Operation, input: Parts = {}, callOptions: CallOptions = {}) {
+    const { headers = {}, retryOn401 = true } = callOptions;
+    const { body } = input;
+    const url = urlOf(baseUrl, pathOf(operation, input.params), input.query);
     let token = options.getToken();
     for (let attempt = 0; ; attempt++) {
       const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
-      const response = await doFetch(urlOf(baseUrl, path, query), {
-        method,
+      const response = await doFetch(url, {
+        method: operation.method,
         credentials: 'same-origin',
         headers: {
           accept: 'application/json',
@@ -98,41 +132,27 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           data && typeof data === 'object' && 'message' in data
             ? (data as ErrorBody)
             : { message: response.statusText || 'Server Error' };
-        throw new ApiError(response.status, errorBody);
+        throw new ApiError(response.status, errorBody, data);
       }
-      return { data: data as T, headers: response.headers, status: response.status };
+      return { data, headers: response.headers, status: response.status };
     }
   }
 
-  return {
-    request,
-    get: async <T>(path: string, query?: Query) => (await request<T>('GET', path, { query })).data,
-    send: async <T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown) =>
-      (await request<T>(method, path, { body })).data,
-  };
-}
-
-/** A page of a list and the total from the `total` header. */
-export async function getPage<T>(
-  client: ApiClient,
-  path: string,
-  query: Query,
-): Promise<{ items: T[]; total: number }> {
-  const response = await client.request<T[]>('GET', path, { query });
-  return { items: response.data, total: Number(response.headers.get('total') ?? response.data.length) };
-}
-
-/**
- * The icon of the record at `path` (`{path}/icon`): `upload` posts a multipart form with the image in a field named
- * icon (spec, asset upload), `clear` deletes it; both answer the updated record.
- */
-export function iconCalls<T>(client: ApiClient, path: string) {
-  return {
-    upload: async (icon: File): Promise<T> => {
-      const body = new FormData();
-      body.append('icon', icon);
-      return (await client.request<T>('POST', `${path}/icon`, { body })).data;
+  // The typed surface is the interface above; inside, one untyped exchange serves every operation.
+  const client = {
+    call: async (operation: Operation, input?: Parts, callOptions?: CallOptions) =>
+      (await exchange(operation, input, callOptions)).data,
+    page: async (operation: Operation, input?: Parts, callOptions?: CallOptions) => {
+      const response = await exchange(operation, input, callOptions);
+      const items = response.data as unknown[];
+      return { items, total: Number(response.headers.get('total') ?? items.length) };
     },
-    clear: (): Promise<T> => client.send<T>('DELETE', `${path}/icon`),
+    upload: async (operation: Operation, input: Parts, file: { field: string; value: Blob }) => {
+      const form = new FormData();
+      form.append(file.field, file.value);
+      return (await exchange(operation, { ...input, body: form })).data;
+    },
+    exchange,
   };
+  return client as unknown as ApiClient;
 }

@@ -2,10 +2,11 @@ import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { inviteOperations } from '../../contract/operations/invites.js';
 import { isHandle, isRequired, isStrongPassword, messages } from '../../domain/validators.js';
 import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
 import { useSnackbar } from '../shell/snackbars.js';
-import { useAuth } from './auth-context.js';
+import { useAuth } from '../session/auth-context.js';
 import { AuthCard } from './auth-card.js';
 
 const FAILURE = 'There was an error when submitting your data';
@@ -48,10 +49,8 @@ export default function AcceptInviteScreen() {
     setSubmitting(true);
     setError(false);
     try {
-      await api.send('POST', '/users', {
-        workspace: domain,
-        invite: { id, code },
-        user: { name: name.trim(), handle: handle.value, password },
+      await api.call(inviteOperations.joinWorkspace, {
+        body: { workspace: domain, invite: { id, code }, user: { name: name.trim(), handle: handle.value, password } },
       });
       enqueue(JOINED, 'success');
       navigate('/login', { replace: true });

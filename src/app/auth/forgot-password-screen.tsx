@@ -2,9 +2,10 @@ import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { passwordOperations } from '../../contract/operations/passwords.js';
 import { isEmail, isRequired, messages } from '../../domain/validators.js';
 import { TextField, useShownErrors } from '../components/form.js';
-import { useAuth } from './auth-context.js';
+import { useAuth } from '../session/auth-context.js';
 import { AuthCard } from './auth-card.js';
 
 const SUCCESS = 'We emailed you a link to reset your password!';
@@ -27,7 +28,7 @@ export default function ForgotPasswordScreen() {
     if (!form.valid || status === 'submitting') return;
     setStatus('submitting');
     try {
-      await api.send('POST', '/forgot-password', { workspace: domain, email: email.trim() });
+      await api.call(passwordOperations.forgotPassword, { body: { workspace: domain, email: email.trim() } });
       setStatus('success');
     } catch {
       setStatus('error');

@@ -2,10 +2,10 @@ import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { isEmail, isRequired, messages } from '../../domain/validators.js';
 import { AUTH_REDIRECT_KEY } from '../routing/guard.js';
-import { useAuth } from './auth-context.js';
+import { useAuth } from '../session/auth-context.js';
 import { AuthCard } from './auth-card.js';
 
 /** Takes (and clears) the path saved before the login redirect. */
@@ -15,10 +15,15 @@ function takeRedirect(): string {
   return target && target.startsWith('/') && !target.startsWith('//') ? target : '/';
 }
 
+export const WORKSPACE_CREATED = 'Your workspace is ready. Log in to start.';
+
 export default function LoginScreen() {
   const { state, login } = useAuth();
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
+  // After registration the new workspace's login says so, with the owner's email filled in.
+  const [params] = useSearchParams();
+  const registered = params.get('registered') === '1';
+  const [email, setEmail] = useState(params.get('email') ?? '');
   const [password, setPassword] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState(false);
@@ -50,6 +55,9 @@ export default function LoginScreen() {
   return (
     <AuthCard title={state.workspace ? `Log in to ${state.workspace.name}` : 'Log in'}>
       <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
+        {registered && !error && (
+          <Message severity="success" text={WORKSPACE_CREATED} className="w-full justify-content-start" />
+        )}
         {error && <Message severity="error" text={messages.loginFailed} className="w-full justify-content-start" />}
         <div className="flex flex-column gap-1">
           <label htmlFor="login-email">Email</label>

@@ -2,35 +2,29 @@ import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { z } from 'zod';
-import type { betaChecked, registerWorkspace, workspaceRegistered } from '../../contract/accounts.js';
+import type { BodyOf, OperationOutput } from '../../contract/operation.js';
+import { registrationOperations } from '../../contract/operations/registration.js';
 import {
-  DOMAIN_MIN_LENGTH,
   isBetaCode,
-  isDomain,
   isEmail,
   isHandle,
   isRequired,
-  isReservedDomain,
   isStrongPassword,
   messages,
+  workspaceDomainError,
 } from '../../domain/validators.js';
 import { ApiError, createApiClient } from '../api/client.js';
 import { errorMessage, handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
 import { readAppConfig, workspaceOrigin } from '../config.js';
 import { AuthCard } from './auth-card.js';
 
-type BetaChecked = z.infer<typeof betaChecked>;
-type Registered = z.infer<typeof workspaceRegistered>;
+type BetaChecked = OperationOutput<typeof registrationOperations.checkBetaKey>;
 
 // Also shown on the root host, where there is no AuthProvider: calls go out without a token.
 const api = createApiClient({ getToken: () => null, refreshToken: async () => null });
 
 const SERVER_ERROR = 'Server Error';
 const EMAIL_HINT = 'Use the email your beta key was sent to.';
-// The server's texts for a domain that is long enough but still not allowed.
-const DOMAIN_NOT_VALID = 'Domain can only contain lowercase letters, digits and dashes';
-const DOMAIN_RESERVED = 'This domain is reserved';
 
 export interface RegisterScreenProps {
   /** Where the browser goes once the workspace exists (tests pass their own). */
@@ -66,7 +60,8 @@ function BetaKeyStep({ initialCode, onChecked }: { initialCode: string; onChecke
     setError(null);
     try {
       // Success keeps submitting on: this step is replaced by the next one.
-      onChecked(await api.send<BetaChecked>('POST', '/register', { beta_key: code.trim(), email: email.trim() }));
+      const body = { beta_key: code.trim(), email: email.trim() };
+      onChecked(await api.call(registrationOperations.checkBetaKey, { body }));
     } catch (failure) {
       setError(errorMessage(failure, SERVER_ERROR));
       setSubmitting(false);
@@ -108,10 +103,7 @@ function BetaKeyStep({ initialCode, onChecked }: { initialCode: string; onChecke
 }
 
 function domainError(domain: string): string | null {
-  if (!isRequired(domain)) return messages.required;
-  if (domain.length < DOMAIN_MIN_LENGTH) return messages.domainTooShort;
-  if (!isDomain(domain)) return DOMAIN_NOT_VALID;
-  return isReservedDomain(domain) ? DOMAIN_RESERVED : null;
+  return isRequired(domain) ? workspaceDomainError(domain) : messages.required;
 }
 
 function CreateWorkspaceStep({ checked, onRegistered }: { checked: BetaChecked; onRegistered(url: string): void }) {
@@ -150,15 +142,16 @@ function CreateWorkspaceStep({ checked, onRegistered }: { checked: BetaChecked; 
     if (!form.valid || submitting) return;
     setSubmitting(true);
     setError(null);
-    const body: z.input<typeof registerWorkspace> = {
+    const body: BodyOf<typeof registrationOperations.registerWorkspace> = {
       beta_key: betaCode.trim(),
       owner: { email: email.trim(), name: name.trim(), handle: handle.value, password },
       workspace: { name: workspaceName.trim(), domain: domain.value },
     };
     try {
-      const registered = await api.send<Registered>('POST', '/registration/register-workspace', body);
+      const registered = await api.call(registrationOperations.registerWorkspace, { body });
       // Submitting stays on while the browser leaves for the new workspace.
-      onRegistered(`${workspaceOrigin(registered.domain, config)}/login`);
+      const login = new URLSearchParams({ registered: '1', email: email.trim() });
+      onRegistered(`${workspaceOrigin(registered.domain, config)}/login?${login}`);
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.firstError() : SERVER_ERROR);
       setSubmitting(false);

@@ -2,10 +2,11 @@ import { Button } from 'primereact/button';
 import { Message } from 'primereact/message';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { passwordOperations } from '../../contract/operations/passwords.js';
 import { isRequired, isStrongPassword, messages } from '../../domain/validators.js';
 import { errorMessage, TextField, useShownErrors } from '../components/form.js';
 import { useSnackbar } from '../shell/snackbars.js';
-import { useAuth } from './auth-context.js';
+import { useAuth } from '../session/auth-context.js';
 import { AuthCard } from './auth-card.js';
 
 const SERVER_ERROR = 'Server Error';
@@ -40,7 +41,7 @@ export default function ResetPasswordScreen() {
     setSubmitting(true);
     setError(null);
     try {
-      const answer = await api.send<{ message?: string } | null>('POST', '/reset-password', { key, password });
+      const answer = await api.call(passwordOperations.resetPassword, { body: { key, password } });
       enqueue(answer?.message || DONE, 'success');
       navigate('/login', { replace: true });
     } catch (failure) {

@@ -2,20 +2,14 @@ import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime.js';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import type { FeedEvent } from '../../contract/feeds.js';
 import { capitalise } from '../../domain/roles.js';
 import { ProfileAvatar } from './avatar.js';
 import { Spinner } from './status-screens.js';
 
 dayjs.extend(relativeTime);
 
-/** A feed event (spec/platform.md section 3). */
-export interface FeedEvent {
-  id: string;
-  title: string;
-  created_at: string;
-  agent_name: string;
-  profile: { type: string; handle: string; name: string; thumbnail_url: string | null };
-}
+export type { FeedEvent };
 
 /** Spec: '/{profile type}s/{profile handle}'. */
 export function feedProfilePath(event: FeedEvent): string {
@@ -36,7 +30,7 @@ export interface FeedListProps {
 /** A feed of events: who, by what, when, the title and a link to the profile; 'No Events' when there are none. */
 export function FeedList({ feed, label, loading = <Spinner label="Loading events" />, strong = false }: FeedListProps) {
   if (feed.isPending) return loading;
-  const events = feed.isError || !Array.isArray(feed.data) ? [] : feed.data;
+  const events = Array.isArray(feed.data) ? feed.data : [];
   if (events.length === 0) return <p className="text-600 m-0">No Events</p>;
   return (
     <ul className="list-none p-0 m-0 flex flex-column gap-3" aria-label={label}>

@@ -13,7 +13,7 @@ export interface TextFieldProps {
   error?: string | null;
   /** Help text shown under the field at all times. */
   hint?: string;
-  type?: 'text' | 'email' | 'password' | 'number';
+  type?: 'text' | 'email' | 'password' | 'number' | 'url';
   /** Bounds of a whole number field (type 'number'). */
   min?: number;
   max?: number;
@@ -114,4 +114,18 @@ export function useSlugField(source: string, filter: (value: string) => string) 
 /** The text of a failed call: the server's message, else the fallback (a network failure has none). */
 export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.message ? error.message : fallback;
+}
+
+/** A refused create as a form shows it (DESIGN.md 5): the server's field errors by field, and its message. */
+export interface ServerErrors {
+  fields: Record<string, string>;
+  message: string;
+}
+
+export function serverErrorsOf(error: unknown, fallback: string): ServerErrors {
+  if (!(error instanceof ApiError)) return { fields: {}, message: fallback };
+  const fields = Object.fromEntries(
+    Object.entries(error.body.errors ?? {}).flatMap(([field, [first]]) => (first ? [[field, first]] : [])),
+  );
+  return { fields, message: error.message || fallback };
 }

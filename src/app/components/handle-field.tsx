@@ -1,7 +1,9 @@
 import { useCallback, useRef, useState } from 'react';
 import { isHandle } from '../../domain/validators.js';
-import { ApiError } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import { serviceOperations } from '../../contract/operations/services.js';
+import { teamOperations } from '../../contract/operations/teams.js';
+import { ApiError, type ApiClient } from '../api/client.js';
+import { useAuth } from '../session/auth-context.js';
 import { TextField } from './form.js';
 
 /** Spec platform 5: the texts of the handle check, the same for services and teams. */
@@ -22,9 +24,11 @@ export interface HandleAvailability {
   markTaken(): void;
 }
 
-/** Spec platform 7: GET /team/{handle} and GET /services/{handle}. */
-export function handleCheckPath(kind: HandleKind, handle: string): string {
-  return `${kind === 'team' ? '/team' : '/services'}/${encodeURIComponent(handle)}`;
+/** Spec platform 7: GET /team/{handle} and GET /services/{handle}; any answer but 404 means taken. */
+function lookUpHandle(api: ApiClient, kind: HandleKind, handle: string): Promise<unknown> {
+  return kind === 'team'
+    ? api.call(teamOperations.checkTeamHandle, { params: { handle } })
+    : api.call(serviceOperations.getService, { params: { service: handle } });
 }
 
 interface Checked {
@@ -46,8 +50,7 @@ export function useHandleAvailability(kind: HandleKind, handle: string): HandleA
     const key = `${kind}:${handle}`;
     latest.current = key;
     setChecked({ kind, handle, status: 'checking' });
-    api
-      .request('GET', handleCheckPath(kind, handle))
+    lookUpHandle(api, kind, handle)
       .then(
         (): HandleStatus => 'taken',
         (error: unknown): HandleStatus => (error instanceof ApiError && error.status === 404 ? 'available' : 'taken'),

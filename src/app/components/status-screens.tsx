@@ -1,10 +1,12 @@
 import { ProgressSpinner } from 'primereact/progressspinner';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 
 export function Spinner({ label = 'Loading' }: { label?: string }) {
   return (
     <div className="flex justify-content-center align-items-center p-5" role="progressbar" aria-label={label}>
-      <ProgressSpinner style={{ width: '3rem', height: '3rem' }} strokeWidth="4" />
+      {/* The wrapper is the labelled progressbar; the drawing inside is decoration. */}
+      <ProgressSpinner style={{ width: '3rem', height: '3rem' }} strokeWidth="4" aria-hidden="true" />
     </div>
   );
 }
@@ -45,6 +47,9 @@ export function NotFound({ title = '404 Not Found', text = 'No pages found' }: {
   return (
     <MessageCard title={title} icon="pi-map">
       {text}
+      <span className="block mt-3">
+        <Link to="/">Back to Home</Link>
+      </span>
     </MessageCard>
   );
 }

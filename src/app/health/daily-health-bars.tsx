@@ -4,7 +4,7 @@ import type { Service } from '../../contract/catalogue.js';
 import { healthLabel } from '../../domain/catalogue.js';
 import { formatUptime, type DayRollup } from '../../domain/health.js';
 import { Spinner } from '../components/status-screens.js';
-import { HEALTH_COLOURS } from './health-colours.js';
+import { HEALTH_COLOURS } from '../components/health-colours.js';
 import { healthChecksScreenPath, useServiceHealth } from './health-api.js';
 import { NO_DATA } from './results-chart.js';
 

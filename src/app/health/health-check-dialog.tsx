@@ -4,21 +4,17 @@ import { DialogFooter } from '../components/dialog-footer.js';
 import { InputSwitch } from 'primereact/inputswitch';
 import { useState, type FormEvent } from 'react';
 import type { Service } from '../../contract/catalogue.js';
+import type { Runner } from '../../contract/clients.js';
 import type { HealthCheck } from '../../contract/health.js';
 import { healthLabel } from '../../domain/catalogue.js';
 import { HEALTH_CHECK_BOUNDS, IMPORTANCES, type Importance } from '../../domain/health.js';
-import { useAuth } from '../auth/auth-context.js';
+import { useAuth } from '../session/auth-context.js';
 import { TextField, useShownErrors } from '../components/form.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { useSnackbar } from '../shell/snackbars.js';
-import {
-  getTeamRunnerOptionsQueryOptions,
-  healthCheckPath,
-  healthChecksPath,
-  storeHealthCheck,
-  type RunnerOption,
-} from './health-api.js';
+import { createHealthCheck, storeHealthCheck, updateHealthCheck } from './health-api.js';
 import { createBody, draftErrors, draftOf, newDraft, updateBody, type HealthCheckDraft } from './health-check-form.js';
+import { getTeamRunnersQueryOptions } from '../api/shared-queries.js';
 
 export const SHARED_RUNNER = 'Shared runner';
 const FORM_ID = 'health-check-form';
@@ -28,7 +24,7 @@ const SHARED_VALUE = '(shared)';
 
 /** The runner choices: the shared runner, the owner team's runners, and the check's own when not listed. */
 export function runnerOptions(
-  runners: readonly RunnerOption[],
+  runners: readonly Pick<Runner, 'handle' | 'name'>[],
   current: string,
 ): Array<{ label: string; value: string }> {
   const options = [
@@ -83,15 +79,15 @@ export function HealthCheckDialog({
   const { enqueue } = useSnackbar();
   const [draft, setDraft] = useState<HealthCheckDraft>(() => (check ? draftOf(check) : newDraft()));
   // A failing runners list (the endpoint may be missing) leaves the shared runner only.
-  const runners = useQuery(getTeamRunnerOptionsQueryOptions(api, service.owner.handle));
+  const runners = useQuery(getTeamRunnersQueryOptions(api, service.owner.handle));
   const errors = draftErrors(draft);
   const { shown, touch, valid } = useShownErrors(errors);
 
   const save = useMutation({
     mutationFn: (current: HealthCheckDraft) =>
       check
-        ? api.send<HealthCheck>('PATCH', healthCheckPath(check.id), updateBody(current))
-        : api.send<HealthCheck>('POST', healthChecksPath(service.handle), createBody(current)),
+        ? updateHealthCheck(api, check.id, updateBody(current))
+        : createHealthCheck(api, service.handle, createBody(current)),
     onSuccess: (saved) => {
       enqueue(check ? 'Service Healhcheck Updated' : 'Service Healhcheck Added');
       void storeHealthCheck(queryClient, service.handle, saved);

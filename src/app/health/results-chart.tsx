@@ -1,8 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { HealthCheck, HealthCheckResult } from '../../contract/health.js';
-import { summariseCheckResults, type CheckResultsSummary } from '../../domain/health.js';
-import { useAuth } from '../auth/auth-context.js';
+import dayjs from 'dayjs';
+import { Tag, type TagProps } from 'primereact/tag';
+import {
+  checkStatusOf,
+  summariseCheckResults,
+  type CheckResultsSummary,
+  type CheckState,
+  type CheckStatus,
+} from '../../domain/health.js';
+import { useApi } from '../api/use-api.js';
 import { Spinner } from '../components/status-screens.js';
 import { ApexChart, type ApexOptions } from './apex-chart.js';
 import { getHealthCheckResultsQueryOptions } from './health-api.js';
@@ -32,7 +40,12 @@ export function resultsChartOptions(results: readonly HealthCheckResult[]): Apex
       fontFamily: 'inherit',
     },
     series: [
-      { name: 'Response time', type: 'line', data: results.map(point) },
+      // Failed probes break the line (their time is how long the failure took, not a response time).
+      {
+        name: 'Response time',
+        type: 'line',
+        data: results.map((result) => (result.success ? point(result) : { x: point(result).x, y: null })),
+      },
       { name: 'Failed', type: 'scatter', data: results.filter((result) => !result.success).map(point) },
     ],
     colors: [SUCCESS_COLOUR, FAILURE_COLOUR],
@@ -57,11 +70,49 @@ function Chart({ name, results }: { name: string; results: HealthCheckResult[] }
   );
 }
 
-/** A health check's results over the last 24 hours, or 'No Data Available' when it has none. */
-export function HealthCheckResultsChart({ check }: { check: Pick<HealthCheck, 'id' | 'name'> }) {
-  const { api } = useAuth();
-  const { data, isPending, isError } = useQuery(getHealthCheckResultsQueryOptions(api, check.id));
+const STATE_TAGS: Record<CheckState, { value: string; severity: TagProps['severity'] }> = {
+  up: { value: 'Up', severity: 'success' },
+  down: { value: 'Down', severity: 'danger' },
+  paused: { value: 'Paused', severity: 'warning' },
+  disabled: { value: 'Disabled', severity: 'danger' },
+  unknown: { value: 'No results yet', severity: 'info' },
+};
+
+/** The check's state, its uptime over the last 24 hours and why it last failed. */
+function CheckStatusLine({ status }: { status: CheckStatus }) {
+  const tag = STATE_TAGS[status.state];
+  return (
+    <div className="flex flex-wrap align-items-center gap-2">
+      <Tag value={tag.value} severity={tag.severity} />
+      {status.uptime !== null && <span className="text-700 text-sm">Uptime 24 h: {status.uptime.toFixed(2)}%</span>}
+      {status.lastError && (
+        <span className="text-700 text-sm">
+          Last error: <strong>{status.lastError.message}</strong> ·{' '}
+          <time dateTime={status.lastError.start}>{dayjs(status.lastError.start).format('MMM D, hh:mm a')}</time>
+        </span>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A health check's state and results over the last 24 hours: up or down with the last error, the uptime, and the
+ * response times with failures marked; 'No Data Available' when it has no results.
+ */
+export function HealthCheckResultsChart({
+  check,
+}: {
+  check: Pick<HealthCheck, 'id' | 'name' | 'paused' | 'disabled' | 'allowed_failures'>;
+}) {
+  const api = useApi();
+  const { data, isPending } = useQuery(getHealthCheckResultsQueryOptions(api, check.id));
   if (isPending) return <Spinner label={`Loading results of ${check.name}`} />;
-  if (isError || data.length === 0) return <p className="m-0 text-600">{NO_DATA}</p>;
-  return <Chart name={check.name} results={data} />;
+  const results = data ?? [];
+  const status = checkStatusOf(check, results);
+  return (
+    <div className="flex flex-column gap-2">
+      <CheckStatusLine status={status} />
+      {results.length === 0 ? <p className="m-0 text-600">{NO_DATA}</p> : <Chart name={check.name} results={results} />}
+    </div>
+  );
 }

@@ -5,28 +5,25 @@ import { Skeleton } from 'primereact/skeleton';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
+import { feedOperations } from '../../contract/operations/feeds.js';
 import type { ApiClient } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import { keys } from '../api/query-keys.js';
+import { useAuth } from '../session/auth-context.js';
 import { ProfileAvatar } from '../components/avatar.js';
-import { FeedList, type FeedEvent } from '../components/feed-list.js';
-import { HealthStatus } from '../services/service-card.js';
-import {
-  getMyTeamsQueryOptions,
-  getStarredQueryOptions,
-  getTeamServicesQueryOptions,
-} from '../services/service-api.js';
-import { useStarSync } from '../services/use-star.js';
-import { retryUnlessClientError } from '../users/query-retry.js';
+import { FeedList } from '../components/feed-list.js';
+import { HealthStatus } from '../services/index.js';
+import { getTeamServicesQueryOptions } from '../services/index.js';
 import { GuidedTour, HOME_TOUR_STEPS } from './guided-tour.js';
+import { getStarredQueryOptions, getUserTeamsQueryOptions } from '../api/shared-queries.js';
+import { servicePath, teamPath } from '../routing/paths.js';
 
 /** Spec: placeholder rows while a panel loads, 3 by default. */
 export const PLACEHOLDER_ROWS = 3;
 
 export function getActivityFeedQueryOptions(api: ApiClient, username: string) {
   return queryOptions({
-    queryKey: ['user', username, 'feed'] as const,
-    queryFn: () => api.get<FeedEvent[]>(`/users/${encodeURIComponent(username)}/feed`),
-    retry: retryUnlessClientError,
+    queryKey: keys.userFeed(username),
+    queryFn: () => api.call(feedOperations.getUserFeed, { params: { username } }),
   });
 }
 
@@ -70,8 +67,8 @@ function EmptyText({ children }: { children: string }) {
 /** My Services: the services of the user's teams, each once. */
 function MyServices({ username }: { username: string }) {
   const { api } = useAuth();
-  const teams = useQuery(getMyTeamsQueryOptions(api, username));
-  const teamList = teams.isError || !Array.isArray(teams.data) ? [] : teams.data;
+  const teams = useQuery(getUserTeamsQueryOptions(api, username));
+  const teamList = Array.isArray(teams.data) ? teams.data : [];
   const services = useQueries({
     queries: teamList.map((team) => getTeamServicesQueryOptions(api, team.handle)),
     combine: (results) => {
@@ -95,7 +92,7 @@ function MyServices({ username }: { username: string }) {
           <li key={service.id} className="flex align-items-center gap-2">
             <ProfileAvatar name={service.name} url={service.thumbnail_url} />
             <div className="flex flex-column" style={{ minWidth: 0 }}>
-              <Link to={`/services/${encodeURIComponent(service.handle)}`} className="font-semibold">
+              <Link to={servicePath(service.handle)} className="font-semibold">
                 {service.name}
               </Link>
               <span className="text-sm text-700">
@@ -111,8 +108,8 @@ function MyServices({ username }: { username: string }) {
 
 function MyTeams({ username }: { username: string }) {
   const { api } = useAuth();
-  const { data, isPending, isError } = useQuery(getMyTeamsQueryOptions(api, username));
-  const teams = isError || !Array.isArray(data) ? [] : data;
+  const { data, isPending } = useQuery(getUserTeamsQueryOptions(api, username));
+  const teams = Array.isArray(data) ? data : [];
   return (
     <Panel title="My Teams">
       {isPending ? (
@@ -125,7 +122,7 @@ function MyTeams({ username }: { username: string }) {
             <li key={team.id} className="flex align-items-center gap-2">
               <ProfileAvatar name={team.name} url={team.thumbnail_url} />
               <div className="flex flex-column">
-                <Link to={`/teams/${encodeURIComponent(team.handle)}`} className="font-semibold">
+                <Link to={teamPath(team.handle)} className="font-semibold">
                   {team.name}
                 </Link>
                 <span className="text-sm text-700">Members: {team.member_count}</span>
@@ -151,10 +148,8 @@ function ActivityFeed({ username }: { username: string }) {
 
 function StarredServices({ username }: { username: string }) {
   const { api } = useAuth();
-  const { data, isPending, isError } = useQuery(getStarredQueryOptions(api, username));
-  // Stars made elsewhere and still being sent: the list is read again once they are.
-  useStarSync();
-  const starred = isError || !Array.isArray(data) ? [] : data;
+  const { data, isPending } = useQuery(getStarredQueryOptions(api, username));
+  const starred = Array.isArray(data) ? data : [];
   return (
     <Panel title="Starred Services" id="home-starred">
       {isPending ? (
@@ -166,7 +161,7 @@ function StarredServices({ username }: { username: string }) {
           {starred.map((item) => (
             <li key={item.profile.handle} className="flex align-items-center gap-2">
               <ProfileAvatar name={item.profile.name} url={item.profile.thumbnail_url} />
-              <Link to={`/services/${encodeURIComponent(item.profile.handle)}`} className="font-semibold">
+              <Link to={servicePath(item.profile.handle)} className="font-semibold">
                 {item.profile.name}
               </Link>
             </li>

@@ -16,7 +16,7 @@ import {
   type NoticeType,
 } from '../../domain/notices.js';
 import { isRequired, messages } from '../../domain/validators.js';
-import { useAuth } from '../auth/auth-context.js';
+import { useAuth } from '../session/auth-context.js';
 import { TextField, useShownErrors } from '../components/form.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { useSnackbar } from '../shell/snackbars.js';

@@ -1,44 +1,39 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { Notice, NoticeCreate, NoticeUpdate } from '../../contract/notices.js';
+import type { Notice } from '../../contract/notices.js';
+import type { BodyOf } from '../../contract/operation.js';
+import { noticeOperations } from '../../contract/operations/notices.js';
 import { noticeFilterQuery, type NoticeFilter } from '../../domain/notices.js';
 import type { ApiClient } from '../api/client.js';
-import { servicePath } from '../services/service-api.js';
-import { retryUnlessClientError } from '../users/query-retry.js';
+import { keys } from '../api/query-keys.js';
 
 /** The open incidents, as the overview's latest-incident card asks for them. */
 export const OPEN_INCIDENTS: NoticeFilter = { types: ['incident'], open: true };
 
 /**
- * The list path with its query written out by hand: spec section 7 sends the `type` and `status` comma lists
- * unescaped (URLSearchParams would write the commas as %2C).
- */
-export function noticesPath(handle: string, filter: NoticeFilter): string {
-  const { type, status } = noticeFilterQuery(filter);
-  const list = (value: string) => value.split(',').map(encodeURIComponent).join(',');
-  return `${servicePath(handle)}/notices?type=${list(type)}&status=${list(status)}`;
-}
-
-/** Every notice list of a service shares the prefix, so one invalidation refreshes them all. */
-export const noticesKey = (handle: string) => ['notices', handle] as const;
-
-/**
  * One service's notices under one filter, newest first. The key is stable per filter, so the list last seen is
- * kept in Dexie by the app's query persister (DESIGN.md 6).
+ * kept in Dexie by the app's query persister (DESIGN.md 6). The client sends the `type` and `status` comma lists
+ * unescaped, as spec section 7 does.
  */
 export function getNoticesQueryOptions(api: ApiClient, handle: string, filter: NoticeFilter) {
+  const query = noticeFilterQuery(filter);
   return queryOptions({
-    queryKey: [...noticesKey(handle), noticeFilterQuery(filter)] as const,
-    queryFn: () => api.get<Notice[]>(noticesPath(handle, filter)),
-    retry: retryUnlessClientError,
+    queryKey: keys.noticeList(handle, query),
+    queryFn: () => api.call(noticeOperations.listNotices, { params: { service: handle }, query }),
   });
 }
 
+type NoticeCreate = BodyOf<typeof noticeOperations.createNotice>;
+type NoticeUpdate = BodyOf<typeof noticeOperations.updateNotice>;
+
 export function createNotice(api: ApiClient, handle: string, body: Omit<NoticeCreate, 'service'>): Promise<Notice> {
-  return api.send<Notice>('POST', `${servicePath(handle)}/notices`, { service: { id: handle }, ...body });
+  return api.call(noticeOperations.createNotice, {
+    params: { service: handle },
+    body: { service: { id: handle }, ...body },
+  });
 }
 
 export function updateNotice(api: ApiClient, id: string, body: NoticeUpdate): Promise<Notice> {
-  return api.send<Notice>('PATCH', `/notices/${encodeURIComponent(id)}`, body);
+  return api.call(noticeOperations.updateNotice, { params: { id }, body });
 }
 
 /**
@@ -47,7 +42,7 @@ export function updateNotice(api: ApiClient, id: string, body: NoticeUpdate): Pr
  */
 export async function refreshAfterNoticeWrite(queryClient: QueryClient, handle: string): Promise<void> {
   await Promise.all([
-    queryClient.invalidateQueries({ queryKey: noticesKey(handle) }),
-    queryClient.invalidateQueries({ queryKey: ['service', handle] }),
+    queryClient.invalidateQueries({ queryKey: keys.serviceNotices(handle) }),
+    queryClient.invalidateQueries({ queryKey: keys.service(handle) }),
   ]);
 }

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { useAuth } from '../auth/auth-context.js';
+import { useAuth } from '../session/auth-context.js';
 import { CONTACT_ADMIN, FullPageSpinner, MessageCard } from '../components/status-screens.js';
 import { AUTH_REDIRECT_KEY, decideGuard } from './guard.js';
 

@@ -3,15 +3,24 @@ import { Button } from 'primereact/button';
 import { Dropdown } from 'primereact/dropdown';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { Service } from '../../contract/catalogue.js';
 import { isHandle, isRequired, messages } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import { keys } from '../api/query-keys.js';
+import { useAuth } from '../session/auth-context.js';
 import { HandleField, useHandleAvailability } from '../components/handle-field.js';
-import { errorMessage, handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
+import {
+  handleTyping,
+  serverErrorsOf,
+  TextField,
+  useShownErrors,
+  useSlugField,
+  type ServerErrors,
+} from '../components/form.js';
 import { Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { getMyTeamsQueryOptions, getTeamQueryOptions, replaceService } from './service-api.js';
+import { createService, replaceService } from './service-api.js';
+import { getTeamQueryOptions, getUserTeamsQueryOptions } from '../api/shared-queries.js';
+import { servicePath, teamPath } from '../routing/paths.js';
 
 const CREATE_FAILED = 'Unable to create the service';
 
@@ -27,8 +36,8 @@ function OwnerSelect({
   error: string | null;
 }) {
   const { api } = useAuth();
-  const { data, isPending, isError } = useQuery(getMyTeamsQueryOptions(api, username));
-  const teams = isError || !Array.isArray(data) ? [] : data;
+  const { data, isPending } = useQuery(getUserTeamsQueryOptions(api, username));
+  const teams = Array.isArray(data) ? data : [];
   const options = teams.map((team) => ({ label: team.name, value: team.handle }));
   return (
     <div className="flex flex-column gap-1">
@@ -62,12 +71,9 @@ function CreateServiceCrumbs({ team }: { team: string | undefined }) {
     team
       ? {
           name: data?.name ?? team,
-          to: `/teams/${encodeURIComponent(team)}`,
+          to: teamPath(team),
           avatarUrl: data?.thumbnail_url,
-          crumbs: [
-            { label: 'Services', to: `/teams/${encodeURIComponent(team)}/services` },
-            { label: 'Create Service' },
-          ],
+          crumbs: [{ label: 'Services', to: `${teamPath(team)}/services` }, { label: 'Create Service' }],
         }
       : { name: 'Services', to: '/services', crumbs: [{ label: 'Create Service' }] },
   );
@@ -89,7 +95,7 @@ export default function CreateServiceScreen() {
   const availability = useHandleAvailability('service', handle.value);
   const [owner, setOwner] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<ServerErrors | null>(null);
   const team = routeTeam ?? owner;
 
   const form = useShownErrors({
@@ -106,17 +112,15 @@ export default function CreateServiceScreen() {
     setPending(true);
     setFailure(null);
     try {
-      const created = await api.send<Service>('POST', `/teams/${encodeURIComponent(team)}/services`, {
-        name: name.trim(),
-        handle: handle.value,
-      });
+      const created = await createService(api, team, { name: name.trim(), handle: handle.value });
       replaceService(queryClient, created);
-      void queryClient.invalidateQueries({ queryKey: ['services'] });
-      void queryClient.invalidateQueries({ queryKey: ['team', team] });
-      navigate(`/services/${encodeURIComponent(created.handle)}`);
+      void queryClient.invalidateQueries({ queryKey: keys.services() });
+      void queryClient.invalidateQueries({ queryKey: keys.team(team) });
+      navigate(servicePath(created.handle));
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) availability.markTaken();
-      else setFailure(errorMessage(error, CREATE_FAILED));
+      // DESIGN.md 5: the server's field errors next to the fields, its message below them; never a toast.
+      else setFailure(serverErrorsOf(error, CREATE_FAILED));
       setPending(false);
     }
   }
@@ -141,14 +145,14 @@ export default function CreateServiceScreen() {
             form.touch(handle.edited ? 'name' : 'handle', 'name');
             if (!handle.edited) availability.check();
           }}
-          error={form.shown('name')}
+          error={form.shown('name') ?? failure?.fields.name ?? null}
         />
         <HandleField
           id="create-service-handle"
           value={handle.value}
           onChange={handle.edit}
           onBlur={() => form.touch('handle')}
-          error={form.shown('handle')}
+          error={form.shown('handle') ?? failure?.fields.handle ?? null}
           availability={availability}
         />
         {!routeTeam && (
@@ -164,7 +168,7 @@ export default function CreateServiceScreen() {
         )}
         {failure && (
           <small className="p-error" role="alert">
-            {failure}
+            {failure.message}
           </small>
         )}
         <Button

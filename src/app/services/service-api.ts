@@ -1,86 +1,77 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type { ProfileRef, Service, starredItem, Team } from '../../contract/catalogue.js';
+import type { ProfileRef, Service } from '../../contract/catalogue.js';
+import type { BodyOf, PageOf } from '../../contract/operation.js';
+import { serviceOperations } from '../../contract/operations/services.js';
+import { teamOperations } from '../../contract/operations/teams.js';
 import { SERVICES_PAGE_SIZE } from '../../domain/catalogue.js';
-import { getPage, type ApiClient } from '../api/client.js';
-import { retryUnlessClientError } from '../users/query-retry.js';
+import type { ApiClient } from '../api/client.js';
+import { keys, type SearchPage } from '../api/query-keys.js';
 
-export type StarredItem = z.infer<typeof starredItem>;
-
-export interface ServiceListParams {
-  cursor: number;
-  limit: number;
-  q: string;
-}
-
-export interface ServicePage {
-  items: Service[];
-  total: number;
-}
+export type ServicePage = PageOf<Service>;
 
 /** The owner select lists every team of the workspace; one page of the largest size the API allows. */
 export const OWNER_TEAMS_LIMIT = 100;
 
-export const servicePath = (handle: string) => `/services/${encodeURIComponent(handle)}`;
-
 export function getServiceQueryOptions(api: ApiClient, handle: string) {
   return queryOptions({
-    queryKey: ['service', handle] as const,
-    queryFn: () => api.get<Service>(servicePath(handle)),
-    retry: retryUnlessClientError,
+    queryKey: keys.service(handle),
+    queryFn: () => api.call(serviceOperations.getService, { params: { service: handle } }),
   });
 }
 
-export function getServicesSearchQueryOptions(api: ApiClient, params: ServiceListParams) {
+export function getServicesSearchQueryOptions(api: ApiClient, params: SearchPage) {
   return queryOptions({
-    queryKey: ['services', 'search', params] as const,
-    queryFn: () =>
-      getPage<Service>(api, '/search/services', { cursor: params.cursor, limit: params.limit, q: params.q }),
-    retry: retryUnlessClientError,
+    queryKey: keys.serviceSearch(params),
+    queryFn: () => api.page(serviceOperations.searchServices, { query: params }),
   });
 }
 
-export const firstServicesPage = (q = ''): ServiceListParams => ({ cursor: 0, limit: SERVICES_PAGE_SIZE, q });
+export const firstServicesPage = (q = ''): SearchPage => ({ cursor: 0, limit: SERVICES_PAGE_SIZE, q });
 
-export function getStarredQueryOptions(api: ApiClient, username: string) {
-  return queryOptions({
-    queryKey: ['user', username, 'starred'] as const,
-    queryFn: () => api.get<StarredItem[]>(`/users/${encodeURIComponent(username)}/starred`),
-    retry: retryUnlessClientError,
-  });
+// ---- writes (spec section 4: each answers the service, which replaces the cached one) ----
+
+type Op = typeof serviceOperations;
+
+export function createService(api: ApiClient, team: string, body: BodyOf<Op['createService']>): Promise<Service> {
+  return api.call(serviceOperations.createService, { params: { team }, body });
 }
 
-/** The user's own teams (the same key as the profile's Teams tab: one endpoint, one cache entry). */
-export function getMyTeamsQueryOptions(api: ApiClient, username: string) {
-  return queryOptions({
-    queryKey: ['user', username, 'teams'] as const,
-    queryFn: () => api.get<Team[]>(`/users/${encodeURIComponent(username)}/teams`),
-    retry: retryUnlessClientError,
-  });
+export function deleteService(api: ApiClient, handle: string): Promise<null> {
+  return api.call(serviceOperations.deleteService, { params: { service: handle } });
 }
 
-export function getTeamQueryOptions(api: ApiClient, handle: string) {
-  return queryOptions({
-    queryKey: ['team', handle] as const,
-    queryFn: () => api.get<Team>(`/teams/${encodeURIComponent(handle)}`),
-    retry: retryUnlessClientError,
-  });
+/** The settings' calls on one service. */
+export function serviceEdits(api: ApiClient, handle: string) {
+  const params = { service: handle };
+  return {
+    update: (body: BodyOf<Op['updateService']>) => api.call(serviceOperations.updateService, { params, body }),
+    reparent: (owner: string) =>
+      api.call(serviceOperations.reparentService, { params, body: { owner: { id: owner } } }),
+    changeHealth: (body: BodyOf<Op['changeServiceHealth']>) =>
+      api.call(serviceOperations.changeServiceHealth, { params, body }),
+    changeVisibility: (body: BodyOf<Op['changeServiceVisibility']>) =>
+      api.call(serviceOperations.changeServiceVisibility, { params, body }),
+    changeStage: (body: BodyOf<Op['changeServiceStage']>) =>
+      api.call(serviceOperations.changeServiceStage, { params, body }),
+    uploadIcon: (icon: File) =>
+      api.upload(serviceOperations.uploadServiceIcon, { params }, { field: 'icon', value: icon }),
+    clearIcon: () => api.call(serviceOperations.clearServiceIcon, { params }),
+  };
 }
 
 /** One team's services (the home panel shows them all, so the first page is the one largest page). */
 export function getTeamServicesQueryOptions(api: ApiClient, team: string) {
   return queryOptions({
-    queryKey: ['team', team, 'services', 'home'] as const,
-    queryFn: () => api.get<Service[]>(`/teams/${encodeURIComponent(team)}/services`, { limit: OWNER_TEAMS_LIMIT }),
-    retry: retryUnlessClientError,
+    queryKey: keys.teamServicesAll(team),
+    queryFn: () =>
+      api.call(serviceOperations.listTeamServices, { params: { team }, query: { limit: OWNER_TEAMS_LIMIT } }),
   });
 }
 
 export function getOwnerTeamsQueryOptions(api: ApiClient) {
   return queryOptions({
-    queryKey: ['teams', 'search', { cursor: 0, limit: OWNER_TEAMS_LIMIT, q: '' }] as const,
-    queryFn: () => getPage<Team>(api, '/search/teams', { cursor: 0, limit: OWNER_TEAMS_LIMIT }),
-    retry: retryUnlessClientError,
+    queryKey: keys.teamSearch({ cursor: 0, limit: OWNER_TEAMS_LIMIT, q: '' }),
+    queryFn: () => api.page(teamOperations.searchTeams, { query: { cursor: 0, limit: OWNER_TEAMS_LIMIT } }),
   });
 }
 
@@ -113,25 +104,8 @@ export function editCachedService(data: unknown, handle: string, edit: (service:
   return data;
 }
 
-/**
- * Stops the fetches in flight of every query holding the service, so an answer read before an optimistic edit
- * cannot land after it and undo it (they fetch again when next stale).
- */
-export async function cancelServiceFetches(queryClient: QueryClient, handle: string): Promise<void> {
-  await queryClient.cancelQueries({
-    predicate: (query) =>
-      query.state.fetchStatus === 'fetching' &&
-      query.state.data !== undefined &&
-      editCachedService(query.state.data, handle, (service) => ({ ...service })) !== query.state.data,
-  });
-}
-
 /** Edits every cached copy of a service, in whichever query holds it. */
-export function editServiceEverywhere(
-  queryClient: QueryClient,
-  handle: string,
-  edit: (service: Service) => Service,
-): void {
+function editServiceEverywhere(queryClient: QueryClient, handle: string, edit: (service: Service) => Service): void {
   // Only the queries that hold it are written: writing a query marks it fresh.
   for (const query of queryClient.getQueryCache().findAll()) {
     const data = query.state.data;
@@ -146,7 +120,7 @@ export function editServiceEverywhere(
  * the response; the lists holding it follow.
  */
 export function replaceService(queryClient: QueryClient, service: Service): void {
-  queryClient.setQueryData(['service', service.handle], service);
+  queryClient.setQueryData(keys.service(service.handle), service);
   editServiceEverywhere(queryClient, service.handle, () => service);
 }
 

@@ -4,8 +4,9 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
 import { healthLabel, type Health } from '../../domain/catalogue.js';
 import { ProfileAvatar } from '../components/avatar.js';
-import { HEALTH_COLOURS } from '../health/health-colours.js';
-import { useStar, useStarredView, type StarTarget } from './use-star.js';
+import { HEALTH_COLOURS } from '../components/health-colours.js';
+import { useStar, type StarTarget } from './use-star.js';
+import { servicePath } from '../routing/paths.js';
 
 /** A health as a coloured dot and its label. */
 export function HealthStatus({ health }: { health: Health }) {
@@ -18,8 +19,7 @@ export function HealthStatus({ health }: { health: Health }) {
 }
 
 /** The star toggle with the starred count; pressed while the user has starred the service. */
-export function StarButton({ service }: { service: StarTarget }) {
-  const shown = useStarredView(service);
+export function StarButton({ service: shown }: { service: StarTarget }) {
   const { toggle } = useStar();
   return (
     <Button
@@ -49,7 +49,7 @@ export function ServiceCard({
   hideStar?: boolean;
 }) {
   const navigate = useNavigate();
-  const to = `/services/${encodeURIComponent(service.handle)}`;
+  const to = servicePath(service.handle);
   return (
     <Card className="h-full" pt={{ body: { className: 'h-full flex flex-column' }, content: { className: 'flex-1' } }}>
       <article className="flex flex-column gap-2 h-full" aria-label={service.name}>

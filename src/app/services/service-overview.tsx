@@ -1,17 +1,25 @@
 import { Card } from 'primereact/card';
+import type { ComponentType } from 'react';
 import { Link } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
 import { stageLabel, visibilityLabel } from '../../domain/catalogue.js';
 import { ProfileAvatar } from '../components/avatar.js';
-import { LatestIncidentCard } from './latest-incident-card.js';
-import { OverallHealthCard } from './overall-health-card.js';
 import { HealthStatus, StarButton } from './service-card.js';
+import { teamPath } from '../routing/paths.js';
+import { ServiceLinksCard } from './service-links.js';
 
 /**
  * The Overview (spec/catalogue.md 2.1): owner team, visibility, stage and health, and the star toggle.
  * Incidents, announcements, health history and dependencies come with their own issues.
  */
-export function ServiceOverview({ service }: { service: Service }) {
+export function ServiceOverview({
+  service,
+  cards = [],
+}: {
+  service: Service;
+  /** The other features' cards below the service's own (the latest incident, overall health, ...). */
+  cards?: ReadonlyArray<ComponentType<{ service: Service }>>;
+}) {
   return (
     <div className="flex flex-column gap-3">
       <Card>
@@ -32,7 +40,7 @@ export function ServiceOverview({ service }: { service: Service }) {
           <div className="col-12 sm:col-6 lg:col-3">
             <dt className="text-600 text-sm">Owner</dt>
             <dd className="m-0 mt-1">
-              <Link to={`/teams/${encodeURIComponent(service.owner.handle)}`}>{service.owner.name}</Link>
+              <Link to={teamPath(service.owner.handle)}>{service.owner.name}</Link>
             </dd>
           </div>
           <div className="col-12 sm:col-6 lg:col-3">
@@ -51,8 +59,10 @@ export function ServiceOverview({ service }: { service: Service }) {
           </div>
         </dl>
       </Card>
-      <LatestIncidentCard service={service} />
-      <OverallHealthCard service={service} />
+      <ServiceLinksCard service={service} />
+      {cards.map((Extra, index) => (
+        <Extra key={index} service={service} />
+      ))}
     </div>
   );
 }

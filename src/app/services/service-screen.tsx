@@ -1,36 +1,54 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { NavLink, Route, Routes, useParams } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
-import { useAuth } from '../auth/auth-context.js';
+import { useApi } from '../api/use-api.js';
 import { MessageCard, NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { HealthChecksScreen } from './health-checks-screen.js';
-import { NoticesScreen } from './notices-screen.js';
 import { getServiceQueryOptions, replaceService } from './service-api.js';
-import { ServiceOverview } from './service-overview.js';
-import { ServiceSettings } from './service-settings.js';
+import { servicePath } from '../routing/paths.js';
+import { LastSynced, loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 
 export const SERVICE_NOT_FOUND = 'The service was not found';
 
-/** A side menu tab (spec 2.1): hidden when `display` is false; active on its path or below it. */
-export interface ServiceTab {
+/**
+ * A section of the service screens (spec 2.1): a side menu tab and what it shows. The frame is the services
+ * feature's; the sections come from the features that own them (health checks, notices, ...), put together where
+ * the app is composed, so no feature reaches into another.
+ */
+export interface ServiceSection {
   label: string;
   icon: string;
   /** The sub-path under /services/{handle}; '' is the overview. */
   path: string;
-  display: boolean;
   /** Active only on its own path, not on its child paths. */
+  exact?: boolean;
+  /** Whether the viewer sees it (hidden tabs have no route either). */
+  shown(service: Service): boolean;
+  render(props: { service: Service; onUpdated: (service: Service) => void }): ReactNode;
+}
+
+/** A side menu tab: hidden when `display` is false; active on its path or below it. */
+export interface ServiceTab {
+  label: string;
+  icon: string;
+  path: string;
+  display: boolean;
   exact?: boolean;
 }
 
-/** The side menu: everyone sees the overview, health checks and notices; editors (spec 6) the settings. */
-export function serviceTabs(service: Pick<Service, 'permissions'>): ServiceTab[] {
-  return [
-    { label: 'Overview', icon: 'pi pi-home', path: '', display: true, exact: true },
-    { label: 'Health Checks', icon: 'pi pi-heart', path: 'health-checks', display: true },
-    { label: 'Notices', icon: 'pi pi-megaphone', path: 'notices', display: true },
-    { label: 'Settings', icon: 'pi pi-cog', path: 'settings', display: service.permissions.edit },
-  ];
+/** The side menu of a service. */
+export function tabsOf(
+  sections: readonly ServiceSection[],
+  service: Service | Pick<Service, 'permissions'>,
+): ServiceTab[] {
+  return sections.map(({ label, icon, path, exact, shown }) => ({
+    label,
+    icon,
+    path,
+    display: shown(service as Service),
+    ...(exact ? { exact } : {}),
+  }));
 }
 
 /** Whether `section` (the path below the service, no leading slash) is the tab's path or one of its children. */
@@ -77,16 +95,18 @@ function sectionCrumbs(tabs: ServiceTab[], section: string): Array<{ label: stri
   return tab ? [{ label: tab.label }] : [];
 }
 
-/** Service screens at /services/:id/* (spec/catalogue.md 2.1): the frame, Overview and Settings. */
-export default function ServiceScreen() {
+/** Service screens at /services/:id/* (spec/catalogue.md 2.1): the frame, its side menu and the sections. */
+export function ServiceScreen({ sections }: { sections: readonly ServiceSection[] }) {
   const params = useParams();
   const id = params.id ?? '';
   const section = params['*'] ?? '';
-  const { api } = useAuth();
+  const api = useApi();
   const queryClient = useQueryClient();
-  const { data: service, isPending, isError } = useQuery(getServiceQueryOptions(api, id));
-  const tabs = service ? serviceTabs(service) : [];
-  const base = `/services/${encodeURIComponent(id)}`;
+  const query = useQuery(getServiceQueryOptions(api, id));
+  const service = query.data;
+  const state = loadStateOf(query);
+  const tabs = service ? tabsOf(sections, service) : [];
+  const base = servicePath(id);
 
   useBreadcrumb(
     service
@@ -94,9 +114,10 @@ export default function ServiceScreen() {
       : null,
   );
 
-  if (isPending) return <Spinner label="Loading service" />;
-  // Spec section 4: a failed service load marks it not found.
-  if (isError || !service) return <MessageCard title={SERVICE_NOT_FOUND} icon="pi-server" />;
+  if (state === 'pending') return <Spinner label="Loading service" />;
+  if (state === 'offline') return <NotAvailableOffline />;
+  // Spec section 4: a failed service load marks it not found (what was seen before is shown instead).
+  if (!service) return <MessageCard title={SERVICE_NOT_FOUND} icon="pi-server" />;
 
   const onUpdated = (updated: Service) => replaceService(queryClient, updated);
   return (
@@ -106,13 +127,17 @@ export default function ServiceScreen() {
         <SideMenu base={base} tabs={tabs} />
       </div>
       <div className="col-12 md:col-9">
+        <LastSynced query={query} />
         <Routes>
-          <Route index element={<ServiceOverview service={service} />} />
-          <Route path="health-checks" element={<HealthChecksScreen service={service} />} />
-          <Route path="notices" element={<NoticesScreen service={service} />} />
-          {service.permissions.edit && (
-            <Route path="settings" element={<ServiceSettings service={service} onUpdated={onUpdated} />} />
-          )}
+          {sections
+            .filter((entry) => entry.shown(service))
+            .map((entry) =>
+              entry.path === '' ? (
+                <Route key="" index element={entry.render({ service, onUpdated })} />
+              ) : (
+                <Route key={entry.path} path={entry.path} element={entry.render({ service, onUpdated })} />
+              ),
+            )}
           <Route path="*" element={<NotFound />} />
         </Routes>
       </div>

@@ -14,14 +14,15 @@ import {
   type Stage,
   type Visibility,
 } from '../../domain/catalogue.js';
-import { iconCalls } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import { keys } from '../api/query-keys.js';
+import { useAuth } from '../session/auth-context.js';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { FieldGroup } from '../components/field-group.js';
 import { ImageSetting } from '../components/image-setting.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { useSnackbar } from '../shell/snackbars.js';
-import { getOwnerTeamsQueryOptions, servicePath } from './service-api.js';
+import { deleteService, getOwnerTeamsQueryOptions, serviceEdits } from './service-api.js';
+import { ServiceLinksSetting } from './service-links.js';
 
 export const DELETE_SERVICE_CONFIRM = 'Are you sure you want to delete this service?';
 
@@ -71,15 +72,15 @@ function DeleteService({ service }: { service: Service }) {
   const { enqueue } = useSnackbar();
   const [open, setOpen] = useState(false);
   const remove = useMutation({
-    mutationFn: () => api.send<null>('DELETE', servicePath(service.handle)),
+    mutationFn: () => deleteService(api, service.handle),
     onSuccess: () => {
       setOpen(false);
       enqueue('Service Delete');
       navigate('/services');
       // After leaving, so the screen does not read the service it just deleted.
-      queryClient.removeQueries({ queryKey: ['service', service.handle] });
-      void queryClient.invalidateQueries({ queryKey: ['services'] });
-      void queryClient.invalidateQueries({ queryKey: ['team'] });
+      queryClient.removeQueries({ queryKey: keys.service(service.handle) });
+      void queryClient.invalidateQueries({ queryKey: keys.services() });
+      void queryClient.invalidateQueries({ queryKey: keys.anyTeam() });
     },
     // A failure keeps the dialog open for another try or Cancel.
   });
@@ -102,8 +103,8 @@ function DeleteService({ service }: { service: Service }) {
 export function ServiceSettings({ service, onUpdated }: { service: Service; onUpdated: (service: Service) => void }) {
   const { api } = useAuth();
   const { enqueue } = useSnackbar();
-  const { data: teams, isError } = useQuery(getOwnerTeamsQueryOptions(api));
-  const base = servicePath(service.handle);
+  const { data: teams } = useQuery(getOwnerTeamsQueryOptions(api));
+  const edits = serviceEdits(api, service.handle);
 
   // Each call replaces the service with the answer and says so; a failure leaves it unchanged.
   const apply = (message: string) => (updated: Service) => {
@@ -111,12 +112,9 @@ export function ServiceSettings({ service, onUpdated }: { service: Service; onUp
     enqueue(message);
   };
   const updated = apply('Service Updated');
-  const patch = async (body: { name?: string; description?: string | null }) =>
-    updated(await api.send<Service>('PATCH', base, body));
-  const action = async (name: string, body: unknown, message: string) =>
-    apply(message)(await api.send<Service>('POST', `${base}/actions/${name}`, body));
+  const patch = async (body: { name?: string; description?: string | null }) => updated(await edits.update(body));
 
-  const owners = ownerOptions(isError || !teams ? [] : teams.items, service.owner);
+  const owners = ownerOptions(teams?.items ?? [], service.owner);
   return (
     <div className="flex flex-column gap-3">
       <h1 className="text-2xl font-semibold m-0">Settings</h1>
@@ -129,7 +127,8 @@ export function ServiceSettings({ service, onUpdated }: { service: Service; onUp
         inputLabel="Service photo image"
         uploadLabel="Upload Photo"
         clearLabel="Clear Photo"
-        {...iconCalls<Service>(api, base)}
+        upload={edits.uploadIcon}
+        clear={edits.clearIcon}
         onUpdated={updated}
       />
       <Card title={<h2 className="text-xl font-semibold m-0">Service</h2>}>
@@ -152,6 +151,11 @@ export function ServiceSettings({ service, onUpdated }: { service: Service; onUp
           />
         </div>
       </Card>
+      <ServiceLinksSetting
+        key={JSON.stringify(service.links)}
+        service={service}
+        onSave={async (links) => updated(await edits.update({ links }))}
+      />
       <Card title={<h2 className="text-xl font-semibold m-0">Status</h2>}>
         <div className="grid">
           <div className="col-12 md:col-6">
@@ -160,7 +164,7 @@ export function ServiceSettings({ service, onUpdated }: { service: Service; onUp
               label="Owner"
               value={service.owner.id}
               options={owners}
-              onChange={(id) => action('reparent', { owner: { id } }, 'Service Owner Updated')}
+              onChange={(id) => edits.reparent(id).then(apply('Service Owner Updated'))}
             />
           </div>
           <div className="col-12 md:col-6">
@@ -169,7 +173,9 @@ export function ServiceSettings({ service, onUpdated }: { service: Service; onUp
               label="Visibility"
               value={service.visibility}
               options={VISIBILITIES.map((value) => ({ label: visibilityLabel(value), value }))}
-              onChange={(visibility) => action('change-visibility', { visibility }, 'Service Visibility Updated')}
+              onChange={(visibility) =>
+                edits.changeVisibility({ visibility }).then(apply('Service Visibility Updated'))
+              }
             />
           </div>
           <div className="col-12 md:col-6">
@@ -178,7 +184,7 @@ export function ServiceSettings({ service, onUpdated }: { service: Service; onUp
               label="Stage"
               value={service.stage}
               options={STAGES.map((value) => ({ label: stageLabel(value), value }))}
-              onChange={(stage) => action('change-stage', { stage }, 'Service Stage Updated')}
+              onChange={(stage) => edits.changeStage({ stage }).then(apply('Service Stage Updated'))}
             />
           </div>
           <div className="col-12 md:col-6">
@@ -187,7 +193,7 @@ export function ServiceSettings({ service, onUpdated }: { service: Service; onUp
               label="Health Status"
               value={service.health}
               options={HEALTHS.map((value) => ({ label: healthLabel(value), value }))}
-              onChange={(health) => action('change-health', { health }, 'Service Health Updated')}
+              onChange={(health) => edits.changeHealth({ health }).then(apply('Service Health Updated'))}
             />
           </div>
         </div>

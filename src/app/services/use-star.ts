@@ -1,33 +1,16 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { liveQuery } from 'dexie';
-import { useLiveQuery } from 'dexie-react-hooks';
-import { useCallback, useEffect } from 'react';
-import type { Service } from '../../contract/catalogue.js';
+import type { QueryKey } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { Service, StarredItem } from '../../contract/catalogue.js';
+import { starOperations } from '../../contract/operations/stars.js';
 import { toggleStar } from '../../domain/catalogue.js';
-import type { LocalDb, OutboxEntry } from '../../local/db.js';
-import { useAuth } from '../auth/auth-context.js';
-import { useLocal } from '../local/local-provider.js';
-import { cancelServiceFetches, editServiceEverywhere, serviceRef, type StarredItem } from './service-api.js';
+import { keys } from '../api/query-keys.js';
+import { useWrite } from '../local/local-provider.js';
+import { isQueryKey, writeKind, type WriteOutcome } from '../local/writes.js';
+import { useAuth } from '../session/auth-context.js';
+import { editCachedService, serviceRef } from './service-api.js';
 
 /** What the star toggle needs of a service. */
 export type StarTarget = Pick<Service, 'id' | 'handle' | 'name' | 'thumbnail_url' | 'starred' | 'starred_count'>;
-
-/** The `entities` rows holding a star not yet confirmed by the server: type 'star', id the service handle. */
-export const STAR_ENTITY = 'star';
-
-export interface StarRow {
-  starred: boolean;
-}
-
-export function starPath(username: string, handle: string): string {
-  return `/users/${encodeURIComponent(username)}/starred/${encodeURIComponent(handle)}`;
-}
-
-/** The service handle an outbox path stars or unstars, or null for any other write. */
-export function starHandleOf(path: string): string | null {
-  const match = /^\/users\/[^/]+\/starred\/([^/]+)$/.exec(path);
-  return match ? decodeURIComponent(match[1]!) : null;
-}
 
 /**
  * The service with its star set to `starred`; the count moves (domain toggleStar) only when the star changes,
@@ -45,7 +28,7 @@ export function withStarred<T extends Pick<Service, 'handle' | 'starred' | 'star
 /** The starred list with the service in it or out of it. */
 export function withStarredItem(
   list: StarredItem[] | undefined,
-  service: StarTarget,
+  service: Pick<Service, 'id' | 'handle' | 'name' | 'thumbnail_url'>,
   starred: boolean,
 ): StarredItem[] | undefined {
   if (!list) return list;
@@ -57,162 +40,59 @@ export function withStarredItem(
     : list.filter((item) => next.includes(item.profile.handle));
 }
 
-/** Writes the star into every cached copy of the service and into the user's starred list. */
-function applyStar(queryClient: QueryClient, username: string, service: StarTarget, starred: boolean): void {
-  editServiceEverywhere(queryClient, service.handle, (cached) => withStarred(cached, starred));
-  queryClient.setQueryData<StarredItem[]>(['user', username, 'starred'], (list) =>
-    withStarredItem(list, service, starred),
-  );
-}
+type StarView = Pick<Service, 'id' | 'handle' | 'name' | 'thumbnail_url'>;
 
-// ---- following the outbox ----
-
-function isStarEntry(entry: OutboxEntry): boolean {
-  return starHandleOf(entry.path) !== null;
-}
-
-/** Drops the star rows no pending outbox entry stands behind any more (sent, or refused and marked failed). */
-export async function settleStars(db: LocalDb): Promise<void> {
-  await db.transaction('rw', ['entities', 'outbox'], async () => {
-    const pending = await db.outbox.where('status').equals('pending').toArray();
-    const waiting = new Set(pending.map((entry) => starHandleOf(entry.path)).filter((h): h is string => h !== null));
-    const rows = await db.entities.where('type').equals(STAR_ENTITY).toArray();
-    const done = rows.filter((row) => !waiting.has(row.id)).map((row): [string, string] => [row.type, row.id]);
-    if (done.length > 0) await db.entities.bulkDelete(done);
-  });
-}
-
-interface Sync {
-  refs: number;
-  stop(): void;
-}
-
-const syncs = new WeakMap<LocalDb, Sync>();
-
-/**
- * One watcher per database, however many star buttons are shown: when star writes leave the outbox, their rows
- * are dropped; when none is pending any more the starred list is read again, and after a refused write the
- * services too (the optimistic star was wrong).
- */
-function subscribeStarSync(db: LocalDb, queryClient: QueryClient, username: string): () => void {
-  let sync = syncs.get(db);
-  if (!sync) {
-    let previous: { pending: number; failed: number } | null = null;
-    const subscription = liveQuery(() => db.outbox.filter(isStarEntry).toArray()).subscribe({
-      next: (entries) => {
-        const now = {
-          pending: entries.filter((entry) => entry.status === 'pending').length,
-          failed: entries.filter((entry) => entry.status === 'failed').length,
-        };
-        const before = previous;
-        previous = now;
-        if (before !== null && now.pending >= before.pending) return;
-        void settleStars(db)
-          .then(() => {
-            if (before === null || now.pending > 0) return;
-            void queryClient.invalidateQueries({ queryKey: ['user', username, 'starred'] });
-            if (now.failed > before.failed) {
-              void queryClient.invalidateQueries({ queryKey: ['service'] });
-              void queryClient.invalidateQueries({ queryKey: ['services'] });
-              void queryClient.invalidateQueries({ queryKey: ['team'] });
-            }
-          })
-          .catch(() => undefined);
-      },
-      // A failing IndexedDB leaves the optimistic state as it is.
-      error: () => undefined,
-    });
-    const created: Sync = {
-      refs: 0,
-      stop: () => {
-        subscription.unsubscribe();
-        syncs.delete(db);
-      },
-    };
-    syncs.set(db, created);
-    sync = created;
-  }
-  const current = sync;
-  current.refs++;
-  return () => {
-    current.refs--;
-    if (current.refs === 0) current.stop();
+/** A star or an unstar as the user sees it at once: in every cached copy of the service and the starred list. */
+function starOverlay(starred: boolean) {
+  return (queryKey: QueryKey, data: unknown, input: { params: { username: string } }, view: StarView) => {
+    if (isQueryKey(queryKey, keys.userStarred(input.params.username)))
+      return withStarredItem(data as StarredItem[] | undefined, view, starred);
+    return editCachedService(data, view.handle, (service) => withStarred(service, starred));
   };
 }
 
-// ---- hooks ----
-
-/**
- * Follows the star writes in the outbox while the calling component is shown (every star button does; so
- * does a screen listing starred services without one), settling them and refreshing the starred list.
- */
-export function useStarSync(): void {
-  const { state } = useAuth();
-  const db = useLocal()?.db ?? null;
-  const queryClient = useQueryClient();
-  const username = state.user?.handle ?? state.username ?? '';
-  useEffect(() => {
-    if (!db || !username) return;
-    return subscribeStarSync(db, queryClient, username);
-  }, [db, queryClient, username]);
+/** Once sent, the starred list is read again; refused, the services too (the optimistic star was wrong). */
+function starInvalidates(input: { params: { username: string } }, outcome: WriteOutcome): QueryKey[] {
+  const starredList = keys.userStarred(input.params.username);
+  return outcome === 'done' ? [starredList] : [starredList, keys.anyService(), keys.services(), keys.anyTeam()];
 }
 
-/**
- * The service as the user should see it: a star still waiting in the outbox (e.g. made offline, the page
- * reloaded since) wins over what the server said last.
- */
-export function useStarredView<T extends StarTarget>(service: T): T {
-  const db = useLocal()?.db;
-  const override = useLiveQuery(async () => {
-    if (!db) return undefined;
-    const row = await db.entities.get([STAR_ENTITY, service.handle]);
-    return (row?.data as StarRow | undefined)?.starred;
-  }, [db, service.handle]);
-  return override === undefined ? service : withStarred(service, override);
-}
+export const starWrite = writeKind({
+  kind: 'star',
+  operation: starOperations.starService,
+  overlay: starOverlay(true),
+  invalidates: starInvalidates,
+});
+
+export const unstarWrite = writeKind({
+  kind: 'unstar',
+  operation: starOperations.unstarService,
+  overlay: starOverlay(false),
+  invalidates: starInvalidates,
+});
 
 /**
- * The star toggle (DESIGN.md 6, one write path): the caches change at once, the star is written to the local
- * database with its request in the outbox, and the outbox sends it when the app is online.
+ * The star toggle (DESIGN.md 6, one write path): the service and the starred list change at once, the write is
+ * queued in the outbox and sent when the app is online.
  */
 export function useStar(): { toggle(service: StarTarget): Promise<void> } {
-  const { api, state } = useAuth();
-  const local = useLocal();
-  const queryClient = useQueryClient();
+  const { state } = useAuth();
+  const write = useWrite();
   const username = state.user?.handle ?? state.username ?? '';
-  useStarSync();
 
   const toggle = useCallback(
     async (service: StarTarget) => {
       if (!username) return;
-      const starred = !service.starred;
-      const method = service.starred ? 'DELETE' : 'PUT';
-      const path = starPath(username, service.handle);
-      await Promise.all([
-        cancelServiceFetches(queryClient, service.handle),
-        queryClient.cancelQueries({ queryKey: ['user', username, 'starred'] }),
-      ]);
-      applyStar(queryClient, username, service, starred);
-      try {
-        if (local) {
-          await local.mutate({
-            tables: ['entities'],
-            apply: async (tx) => {
-              const data: StarRow = { starred };
-              await tx.entities.put({ type: STAR_ENTITY, id: service.handle, data, updatedAt: Date.now() });
-            },
-            request: { method, path },
-            label: `Star ${service.name}`,
-          });
-        } else {
-          // No local database (not signed in yet): straight to the server.
-          await api.send<unknown>(method, path);
-        }
-      } catch {
-        applyStar(queryClient, username, { ...service, starred }, service.starred);
-      }
+      const input = { params: { username, service: service.handle } };
+      const view: StarView = serviceRef(service);
+      const label = `Star ${service.name}`;
+      // A refused write is settled by the write path (the service is read again); nothing more to do here.
+      const made = service.starred
+        ? write(unstarWrite, input, { label, view })
+        : write(starWrite, input, { label, view });
+      await made.catch(() => undefined);
     },
-    [api, local, queryClient, username],
+    [write, username],
   );
 
   return { toggle };

@@ -7,19 +7,23 @@ import { Tag } from 'primereact/tag';
 import { useRef } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router-dom';
 import { canCreate, isAdminRole } from '../../domain/roles.js';
-import { useAuth } from '../auth/auth-context.js';
+import type { Notification } from '../../contract/feeds.js';
+import { useAuth } from '../session/auth-context.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { deleteLocalDb } from '../../local/db.js';
 import { useOutboxStatus } from '../../local/use-outbox.js';
 import { useLocal } from '../local/local-provider.js';
-import { useOnline } from './use-online.js';
+import { useOnline } from '../components/use-online.js';
 
-/** A notification (spec section 3); the feeds issue fills the list. */
-export interface NotificationItem {
-  id: string;
-  message: string;
-  subject: { type: string; handle: string; name: string };
-}
+/** The main links: in the header on larger screens, in the main menu on phones. */
+const MAIN_NAV: ReadonlyArray<readonly [string, string]> = [
+  ['/services', 'Services'],
+  ['/teams', 'Teams'],
+  ['/users', 'Users'],
+];
+
+/** A notification as the bell lists it (the feeds issue fills the list). */
+type NotificationItem = Pick<Notification, 'id' | 'message' | 'subject'>;
 
 /** Spec: a notification item goes to '/{subject type}s/{subject handle}'. */
 export function notificationPath(item: NotificationItem): string {
@@ -32,6 +36,7 @@ export function Header({ suspended, notifications = [] }: { suspended: boolean; 
   const online = useOnline();
   const outbox = useOutboxStatus(useLocal()?.db);
   const createMenu = useRef<Menu>(null);
+  const navMenu = useRef<Menu>(null);
   const userMenu = useRef<Menu>(null);
   const bell = useRef<OverlayPanel>(null);
   const role = state.user?.role ?? 'guest';
@@ -69,29 +74,52 @@ export function Header({ suspended, notifications = [] }: { suspended: boolean; 
     },
   ];
 
+  const navItems: MenuItem[] = MAIN_NAV.map(([to, label]) => ({ label, command: () => navigate(to) }));
+
   return (
-    <header className="beacon-header flex align-items-center gap-3 px-4 py-2">
+    <header className="beacon-header flex align-items-center gap-2 md:gap-3 px-2 md:px-4 py-2">
+      {!suspended && (
+        // Phones: the main links fold into a menu (the header has no room for them at 360-414 px).
+        <>
+          <Menu model={navItems} popup ref={navMenu} id="main-menu" />
+          <Button
+            type="button"
+            text
+            rounded
+            icon="pi pi-bars"
+            className="md:hidden beacon-header-icon"
+            aria-label="Main menu"
+            aria-haspopup
+            aria-controls="main-menu"
+            onClick={(event) => navMenu.current?.toggle(event)}
+          />
+        </>
+      )}
       <Link to="/" className="beacon-logo flex align-items-center gap-2 no-underline" aria-label="Beacon home">
         <img src="/icons/icon-192.png" alt="" width={32} height={32} />
-        <span className="font-bold text-xl">Beacon</span>
+        <span className="font-bold text-xl hidden sm:inline">Beacon</span>
       </Link>
       {!suspended && (
-        <nav aria-label="Main" className="flex gap-1">
-          {[
-            ['/services', 'Services'],
-            ['/teams', 'Teams'],
-            ['/users', 'Users'],
-          ].map(([to, label]) => (
-            <NavLink key={to} to={to!} className={({ isActive }) => `beacon-nav-link${isActive ? ' active' : ''}`}>
+        <nav aria-label="Main" className="hidden md:flex gap-1">
+          {MAIN_NAV.map(([to, label]) => (
+            <NavLink key={to} to={to} className={({ isActive }) => `beacon-nav-link${isActive ? ' active' : ''}`}>
               {label}
             </NavLink>
           ))}
         </nav>
       )}
       <div className="flex-1" />
-      {(!online || state.offline) && <Tag value="Offline" severity="warning" icon="pi pi-wifi" />}
+      {(!online || state.offline) && (
+        <Tag value="Offline" severity="warning" icon="pi pi-wifi" className="beacon-header-tag" />
+      )}
       {outbox.pending > 0 && (
-        <Tag value={`${outbox.pending} pending`} severity="info" icon="pi pi-sync" title="Changes waiting to be sent" />
+        <Tag
+          value={`${outbox.pending} pending`}
+          severity="info"
+          icon="pi pi-sync"
+          title="Changes waiting to be sent"
+          className="beacon-header-tag"
+        />
       )}
       {outbox.failed > 0 && (
         <Tag
@@ -99,6 +127,7 @@ export function Header({ suspended, notifications = [] }: { suspended: boolean; 
           severity="danger"
           icon="pi pi-exclamation-triangle"
           title="Changes the server refused"
+          className="beacon-header-tag"
         />
       )}
       {!suspended && createItems.length > 0 && (
@@ -108,6 +137,8 @@ export function Header({ suspended, notifications = [] }: { suspended: boolean; 
             icon="pi pi-plus"
             label="Create"
             size="small"
+            className="beacon-create"
+            aria-label="Create"
             aria-haspopup
             aria-controls="create-menu"
             onClick={(event) => createMenu.current?.toggle(event)}
@@ -118,7 +149,7 @@ export function Header({ suspended, notifications = [] }: { suspended: boolean; 
         type="button"
         text
         rounded
-        className="p-overlay-badge beacon-bell"
+        className="p-overlay-badge beacon-header-icon"
         aria-label={`Notifications (${notifications.length})`}
         onClick={(event) => bell.current?.toggle(event)}
       >

@@ -3,11 +3,12 @@ import { AutoComplete } from 'primereact/autocomplete';
 import { Dialog } from 'primereact/dialog';
 import { DialogFooter } from '../components/dialog-footer.js';
 import { useRef, useState } from 'react';
-import type { Member, ProfileRef } from '../../contract/catalogue.js';
-import { useAuth } from '../auth/auth-context.js';
+import type { ProfileRef } from '../../contract/catalogue.js';
+import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
+import { teamOperations } from '../../contract/operations/teams.js';
+import { useApi } from '../api/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { useSnackbar } from '../shell/snackbars.js';
-import { teamPath } from './teams-api.js';
 
 /** Spec catalogue 9: user autocomplete is debounced 500 ms. */
 export const AUTOCOMPLETE_DEBOUNCE_MS = 500;
@@ -22,7 +23,7 @@ export function chosenUser(value: ProfileRef | string | null | undefined): Profi
  * stays disabled until a user is chosen.
  */
 export function AddMemberDialog({ team, onClose, onAdded }: { team: string; onClose(): void; onAdded(): void }) {
-  const { api } = useAuth();
+  const api = useApi();
   const { enqueue } = useSnackbar();
   const [value, setValue] = useState<ProfileRef | string>('');
   const [suggestions, setSuggestions] = useState<ProfileRef[]>([]);
@@ -31,7 +32,7 @@ export function AddMemberDialog({ team, onClose, onAdded }: { team: string; onCl
   const user = chosenUser(value);
   const add = useMutation({
     mutationFn: (chosen: ProfileRef) =>
-      api.send<Member>('POST', `${teamPath(team)}/members`, { user: { id: chosen.id } }),
+      api.call(teamOperations.addTeamMember, { params: { team }, body: { user: { id: chosen.id } } }),
     onSuccess: () => {
       enqueue('Team Member Added');
       onAdded();
@@ -42,7 +43,7 @@ export function AddMemberDialog({ team, onClose, onAdded }: { team: string; onCl
 
   async function complete(query: string) {
     latest.current = query;
-    const found = await api.get<ProfileRef[]>('/autocomplete/users', { q: query }).catch(() => []);
+    const found = await api.call(autocompleteOperations.autocompleteUsers, { query: { q: query } }).catch(() => []);
     if (latest.current === query) setSuggestions(Array.isArray(found) ? found : []);
   }
 

@@ -4,16 +4,20 @@ import { Card } from 'primereact/card';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Team } from '../../contract/catalogue.js';
+import { teamOperations } from '../../contract/operations/teams.js';
 import { isHandle, isRequired, messages } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
-import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
+import { keys } from '../api/query-keys.js';
+import { useApi } from '../api/use-api.js';
+import { handleTyping, serverErrorsOf, TextField, useShownErrors, useSlugField } from '../components/form.js';
 import { HandleField, useHandleAvailability } from '../components/handle-field.js';
 import { MessageCard, Spinner } from '../components/status-screens.js';
-import { getTeamQueryOptions, TEAM_NOT_FOUND, teamPath } from './teams-api.js';
+import { TEAM_NOT_FOUND } from './teams-api.js';
+import { teamPath } from '../routing/paths.js';
+import { getTeamQueryOptions } from '../api/shared-queries.js';
 
 function CreateTeamForm({ parent }: { parent: Team | null }) {
-  const { api } = useAuth();
+  const api = useApi();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
@@ -24,19 +28,28 @@ function CreateTeamForm({ parent }: { parent: Team | null }) {
     handle: !isRequired(handle.value) ? messages.required : !isHandle(handle.value) ? messages.handleNotValid : null,
   });
   const create = useMutation({
-    mutationFn: (body: { name: string; handle: string }) =>
-      api.send<Team>('POST', parent ? `${teamPath(parent.handle)}/teams` : '/teams', body),
+    mutationFn: () => {
+      const body = { name: name.trim(), handle: handle.value };
+      return parent
+        ? api.call(teamOperations.createSubTeam, { params: { team: parent.handle }, body })
+        : api.call(teamOperations.createTeam, { body });
+    },
     onSuccess: (team) => {
-      void queryClient.invalidateQueries({ queryKey: ['teams'] });
+      void queryClient.invalidateQueries({ queryKey: keys.teams() });
       // The parent's sub-teams list and its count.
-      if (parent) void queryClient.invalidateQueries({ queryKey: ['team', parent.handle] });
+      if (parent) void queryClient.invalidateQueries({ queryKey: keys.team(parent.handle) });
       navigate(teamPath(team.handle));
     },
-    // Spec: a failed create only sets an error flag; a taken handle (409) shows as taken.
+    // Spec: a failed create sets an error flag; a taken handle (409) shows as taken, and any other refusal shows
+    // the server's field errors next to the fields (DESIGN.md 5: a user must learn why), never a toast.
     onError: (error) => {
       if (error instanceof ApiError && error.status === 409) availability.markTaken();
     },
   });
+  const refused =
+    create.error && !(create.error instanceof ApiError && create.error.status === 409)
+      ? serverErrorsOf(create.error, CREATE_TEAM_FAILED)
+      : null;
   // As in Create Service: not while the handle is known taken or still being checked.
   const ready =
     form.valid && availability.status !== 'taken' && availability.status !== 'checking' && !create.isPending;
@@ -44,7 +57,7 @@ function CreateTeamForm({ parent }: { parent: Team | null }) {
   function submit(event: FormEvent) {
     event.preventDefault();
     form.attempt();
-    if (ready) create.mutate({ name: name.trim(), handle: handle.value });
+    if (ready) create.mutate();
   }
 
   return (
@@ -66,25 +79,32 @@ function CreateTeamForm({ parent }: { parent: Team | null }) {
             availability.check();
           }
         }}
-        error={form.shown('name')}
+        error={form.shown('name') ?? refused?.fields.name ?? null}
       />
       <HandleField
         id="team-handle"
         value={handle.value}
         onChange={handle.edit}
         onBlur={() => form.touch('handle')}
-        error={form.shown('handle')}
+        error={form.shown('handle') ?? refused?.fields.handle ?? null}
         availability={availability}
       />
+      {refused && (
+        <small className="p-error" role="alert">
+          {refused.message}
+        </small>
+      )}
       <Button type="submit" label="Create Team" disabled={!ready} loading={create.isPending} />
     </form>
   );
 }
 
+const CREATE_TEAM_FAILED = 'Unable to create the team';
+
 /** Create Team at /teams/new, and a sub-team at /teams/:id/teams/new (spec/platform.md, Create Team). */
 export default function CreateTeamScreen() {
   const { id } = useParams();
-  const { api } = useAuth();
+  const api = useApi();
   const parent = useQuery({ ...getTeamQueryOptions(api, id ?? ''), enabled: Boolean(id) });
 
   if (id && parent.isPending) return <Spinner label="Loading team" />;

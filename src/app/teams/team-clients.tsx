@@ -1,45 +1,34 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { Checkbox } from 'primereact/checkbox';
 import { InputTextarea } from 'primereact/inputtextarea';
 import { useEffect, useState } from 'react';
 import type { Team } from '../../contract/catalogue.js';
-import type { Client } from '../../contract/clients.js';
+import { clientCreate, type Client, type ClientCreate } from '../../contract/clients.js';
+import { clientOperations } from '../../contract/operations/clients.js';
 import { CLIENT_SCOPES, type ClientScope } from '../../domain/scopes.js';
-import type { ApiClient } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import { keys } from '../api/query-keys.js';
+import { useApi } from '../api/use-api.js';
 import { TextField, useShownErrors } from '../components/form.js';
 import { Spinner } from '../components/status-screens.js';
 import { useSnackbar } from '../shell/snackbars.js';
-import { retryUnlessClientError } from '../users/query-retry.js';
-import { teamPath } from './teams-api.js';
+import { getTeamClientsQueryOptions } from './teams-api.js';
 
 /** Spec catalogue 2.3: shown under a secret, which the server never gives out again. */
 export const SECRET_HINT = 'Copy it now, you will not be able to retrieve it afterwards';
 /** Spec catalogue 9: the Copy button says 'Copied' for this long. */
 export const COPIED_MS = 1000;
 
-export function getTeamClientsQueryOptions(api: ApiClient, team: string) {
-  return queryOptions({
-    queryKey: ['team', team, 'clients'] as const,
-    queryFn: () => api.get<Client[]>(`${teamPath(team)}/clients`),
-    retry: retryUnlessClientError,
-  });
-}
+export type ClientDraft = Pick<ClientCreate, 'name' | 'description' | 'scopes'>;
 
-export interface ClientDraft {
-  name: string;
-  description: string;
-  scopes: ClientScope[];
-}
-
-/** Spec catalogue 5: name and description required, at least one scope. */
+/** Spec catalogue 5, in its words; the rules are the contract's (name and description required, a scope at least). */
 export function clientErrors(draft: ClientDraft) {
+  const { name, description, scopes } = clientCreate.shape;
   return {
-    name: draft.name.trim() ? null : 'Name is required',
-    description: draft.description.trim() ? null : 'Description is required',
-    scopes: draft.scopes.length > 0 ? null : 'Pick at least one scope',
+    name: name.safeParse(draft.name).success ? null : 'Name is required',
+    description: description.safeParse(draft.description).success ? null : 'Description is required',
+    scopes: scopes.safeParse(draft.scopes).success ? null : 'Pick at least one scope',
   };
 }
 
@@ -93,7 +82,7 @@ function SecretBox({ secret }: { secret: string }) {
  * it (and the form goes on with the created client, showing its secret once). Save only when valid and changed.
  */
 function ClientForm({ team, initial, onDone }: { team: Team; initial: Client | null; onDone(): void }) {
-  const { api } = useAuth();
+  const api = useApi();
   const queryClient = useQueryClient();
   const { enqueue } = useSnackbar();
   const [client, setClient] = useState<Client | null>(initial);
@@ -102,15 +91,14 @@ function ClientForm({ team, initial, onDone }: { team: Team; initial: Client | n
   const errors = clientErrors(draft);
   const { shown, touch, valid } = useShownErrors(errors);
   const changed = clientChanged(draft, draftOf(client));
-  const clientsPath = `${teamPath(team.handle)}/clients`;
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['team', team.handle, 'clients'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.teamClients(team.handle) });
 
   const save = useMutation({
     mutationFn: () => {
       const body = { name: draft.name.trim(), description: draft.description.trim(), scopes: draft.scopes };
       return client
-        ? api.send<Client>('PATCH', `${clientsPath}/${encodeURIComponent(client.handle)}`, body)
-        : api.send<Client>('POST', clientsPath, body);
+        ? api.call(clientOperations.updateClient, { params: { team: team.handle, client: client.handle }, body })
+        : api.call(clientOperations.createClient, { params: { team: team.handle }, body });
     },
     onSuccess: (saved) => {
       enqueue(client ? 'Team Client Updated' : 'Team Client Created');
@@ -123,7 +111,7 @@ function ClientForm({ team, initial, onDone }: { team: Team; initial: Client | n
 
   const newSecret = useMutation({
     mutationFn: (handle: string) =>
-      api.send<Client>('POST', `${clientsPath}/${encodeURIComponent(handle)}/actions/update-secret`),
+      api.call(clientOperations.updateClientSecret, { params: { team: team.handle, client: handle } }),
     onSuccess: (saved) => {
       enqueue('Team Client Secret Updated');
       setSecret(saved.client_secret ?? null);
@@ -223,18 +211,18 @@ type Mode = { kind: 'list' } | { kind: 'form'; client: Client | null };
  * Done goes back to the list.
  */
 export function TeamClientsCard({ team }: { team: Team }) {
-  const { api } = useAuth();
+  const api = useApi();
   const queryClient = useQueryClient();
   const { enqueue } = useSnackbar();
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
-  const { data, isPending, isError } = useQuery(getTeamClientsQueryOptions(api, team.handle));
+  const { data, isPending } = useQuery(getTeamClientsQueryOptions(api, team.handle));
 
   const remove = useMutation({
     mutationFn: (client: Client) =>
-      api.send<null>('DELETE', `${teamPath(team.handle)}/clients/${encodeURIComponent(client.handle)}`),
+      api.call(clientOperations.deleteClient, { params: { team: team.handle, client: client.handle } }),
     onSuccess: () => {
       enqueue('Team Client Removed');
-      void queryClient.invalidateQueries({ queryKey: ['team', team.handle, 'clients'] });
+      void queryClient.invalidateQueries({ queryKey: keys.teamClients(team.handle) });
     },
   });
 
@@ -246,7 +234,7 @@ export function TeamClientsCard({ team }: { team: Team }) {
       </Card>
     );
   }
-  const clients = isError ? [] : (data ?? []);
+  const clients = data ?? [];
   return (
     <Card title={title}>
       <div className="flex flex-column gap-3">

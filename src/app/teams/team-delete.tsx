@@ -3,11 +3,13 @@ import { Card } from 'primereact/card';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Team } from '../../contract/catalogue.js';
+import { teamOperations } from '../../contract/operations/teams.js';
 import { TEAM_NOT_EMPTY } from '../../domain/catalogue.js';
-import { useAuth } from '../auth/auth-context.js';
+import { keys } from '../api/query-keys.js';
+import { useApi } from '../api/use-api.js';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { useSnackbar } from '../shell/snackbars.js';
-import { getTeamServiceCountQueryOptions, teamPath } from './teams-api.js';
+import { getTeamServiceCountQueryOptions } from './teams-api.js';
 
 export const DELETE_WARNING = 'Deleting a team is permanent and cannot be undone.';
 export const DELETE_FAILED = 'There was an error while deleted the team';
@@ -17,7 +19,7 @@ export const DELETE_FAILED = 'There was an error while deleted the team';
  * count is known; a confirm dialog deletes, closes and returns to /teams.
  */
 export function DeleteTeamCard({ team }: { team: Team }) {
-  const { api } = useAuth();
+  const api = useApi();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { enqueue } = useSnackbar();
@@ -25,16 +27,16 @@ export function DeleteTeamCard({ team }: { team: Team }) {
   const count = useQuery(getTeamServiceCountQueryOptions(api, team.handle));
   const notEmpty = (count.data ?? 0) > 0;
   const remove = useMutation({
-    mutationFn: () => api.send<null>('DELETE', teamPath(team.handle)),
+    mutationFn: () => api.call(teamOperations.deleteTeam, { params: { team: team.handle } }),
     onSuccess: () => {
       setOpen(false);
       enqueue('Team Deleted');
       navigate('/teams');
       // After leaving, so the team screen does not refetch the team it just deleted.
-      queryClient.removeQueries({ queryKey: ['team', team.handle] });
-      queryClient.removeQueries({ queryKey: ['team', team.id] });
-      void queryClient.invalidateQueries({ queryKey: ['teams'] });
-      if (team.parent) void queryClient.invalidateQueries({ queryKey: ['team', team.parent.handle] });
+      queryClient.removeQueries({ queryKey: keys.team(team.handle) });
+      queryClient.removeQueries({ queryKey: keys.team(team.id) });
+      void queryClient.invalidateQueries({ queryKey: keys.teams() });
+      if (team.parent) void queryClient.invalidateQueries({ queryKey: keys.team(team.parent.handle) });
     },
     onError: () => {
       setOpen(false);

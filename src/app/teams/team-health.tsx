@@ -1,25 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
 import type { Team } from '../../contract/catalogue.js';
-import { useAuth } from '../auth/auth-context.js';
+import { MAX_PAGE_SIZE } from '../../domain/pagination.js';
+import { useApi } from '../api/use-api.js';
 import { Spinner } from '../components/status-screens.js';
-import { ServiceHealthHistory, ViewHealthChecksButton } from '../health/daily-health-bars.js';
+import { ServiceHealthHistory, ViewHealthChecksButton } from '../health/index.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { getTeamServicesQueryOptions, teamCrumbs } from './teams-api.js';
 
 /** The services whose health is shown: the first page of the largest size the API allows. */
-const HEALTH_SERVICES_PAGE = { cursor: 0, limit: 100 };
+const HEALTH_SERVICES_PAGE = { cursor: 0, limit: MAX_PAGE_SIZE };
 
 /**
  * The Health tab (spec/catalogue.md 2.3 and 7): the team's services, then each one's daily health; one card
  * per service with its name, uptime and daily bars, and a View HealthChecks button.
  */
 export function TeamHealth({ team }: { team: Team }) {
-  const { api } = useAuth();
+  const api = useApi();
   useBreadcrumb(teamCrumbs(team, 'Health'));
-  const { data, isPending, isError } = useQuery(getTeamServicesQueryOptions(api, team.handle, HEALTH_SERVICES_PAGE));
+  const { data, isPending } = useQuery(getTeamServicesQueryOptions(api, team.handle, HEALTH_SERVICES_PAGE));
   if (isPending) return <Spinner label="Loading services" />;
-  const services = isError ? [] : data.items;
+  const services = data?.items ?? [];
   return (
     <section className="flex flex-column gap-3" aria-labelledby="team-health-title">
       <h2 id="team-health-title" className="text-xl font-semibold m-0">

@@ -5,10 +5,12 @@ import { DataTable } from 'primereact/datatable';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Member, Team } from '../../contract/catalogue.js';
+import { teamOperations } from '../../contract/operations/teams.js';
 import { TEAM_LIST_PAGE_SIZE, TEAM_ROLES, type TeamRole } from '../../domain/catalogue.js';
 import type { Page } from '../../domain/pagination.js';
 import { capitalise } from '../../domain/roles.js';
-import { useAuth } from '../auth/auth-context.js';
+import { keys } from '../api/query-keys.js';
+import { useApi } from '../api/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { ListPaginator } from '../components/list-paginator.js';
@@ -17,7 +19,8 @@ import { Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../shell/snackbars.js';
 import { AddMemberDialog } from './add-member-dialog.js';
-import { getTeamMembersQueryOptions, invalidateTeam, teamCrumbs, teamPath } from './teams-api.js';
+import { getTeamMembersQueryOptions, invalidateTeam, teamCrumbs } from './teams-api.js';
+import { userPath } from '../routing/paths.js';
 
 const ROLE_OPTIONS = TEAM_ROLES.map((role) => ({ label: capitalise(role), value: role }));
 
@@ -49,26 +52,27 @@ function RoleCell({
 }
 
 function MembersTable({ team, page, onPage }: { team: Team; page: Page; onPage: (cursor: number) => void }) {
-  const { api } = useAuth();
+  const api = useApi();
   const queryClient = useQueryClient();
   const { enqueue } = useSnackbar();
   const options = getTeamMembersQueryOptions(api, team.handle, page);
-  const { data, isPending, isError } = useQuery(options);
-  const membersPath = `${teamPath(team.handle)}/members`;
+  const { data, isPending } = useQuery(options);
   // The team's own record carries the viewer's rights and the member avatars.
   const refreshTeam = () => invalidateTeam(queryClient, team);
 
   const changeRole = useMutation({
     mutationFn: ({ member, role }: { member: Member; role: TeamRole }) =>
-      api.send<Member>('PATCH', `${membersPath}/${encodeURIComponent(member.user.id)}`, { role }),
-    onSuccess: (updated, { member, role }) => {
-      const next: Member = updated?.user ? updated : { ...member, role };
+      api.call(teamOperations.changeTeamMemberRole, {
+        params: { team: team.handle, user: member.user.id },
+        body: { role },
+      }),
+    onSuccess: (updated, { member }) => {
       queryClient.setQueryData(
         options.queryKey,
         (current) =>
           current && {
             ...current,
-            items: current.items.map((item) => (item.user.id === member.user.id ? next : item)),
+            items: current.items.map((item) => (item.user.id === member.user.id ? updated : item)),
           },
       );
       enqueue('Team Member Role Update');
@@ -79,18 +83,18 @@ function MembersTable({ team, page, onPage }: { team: Team; page: Page; onPage: 
 
   const remove = useMutation({
     mutationFn: (member: Member) =>
-      api.send<null>('DELETE', `${membersPath}/${encodeURIComponent(member.user.handle)}`),
+      api.call(teamOperations.removeTeamMember, { params: { team: team.handle, user: member.user.handle } }),
     onSuccess: () => {
       enqueue('Team Member Removed');
       // The last row of a later page gone: show the page before it.
       if (data && data.items.length === 1 && page.cursor > 0) onPage(Math.max(0, page.cursor - page.limit));
-      void queryClient.invalidateQueries({ queryKey: ['team', team.handle, 'members'] });
+      void queryClient.invalidateQueries({ queryKey: keys.teamMembers(team.handle) });
       refreshTeam();
     },
   });
 
   if (isPending) return <Spinner label="Loading members" />;
-  const members = isError ? [] : data.items;
+  const members = data?.items ?? [];
   return (
     <>
       <DataTable
@@ -106,9 +110,7 @@ function MembersTable({ team, page, onPage }: { team: Team; page: Page; onPage: 
         />
         <Column
           header="Name"
-          body={(member: Member) => (
-            <Link to={`/users/${encodeURIComponent(member.user.handle)}`}>{member.user.name}</Link>
-          )}
+          body={(member: Member) => <Link to={userPath(member.user.handle)}>{member.user.name}</Link>}
         />
         <Column
           header="Role"
@@ -137,7 +139,7 @@ function MembersTable({ team, page, onPage }: { team: Team; page: Page; onPage: 
           />
         )}
       </DataTable>
-      <ListPaginator page={page} total={isError ? 0 : data.total} onPage={onPage} />
+      <ListPaginator page={page} total={data?.total ?? 0} onPage={onPage} />
     </>
   );
 }
@@ -162,7 +164,7 @@ export function TeamMembers({ team }: { team: Team }) {
           team={team.handle}
           onClose={() => setAdding(false)}
           onAdded={() => {
-            void queryClient.invalidateQueries({ queryKey: ['team', team.handle, 'members'] });
+            void queryClient.invalidateQueries({ queryKey: keys.teamMembers(team.handle) });
             invalidateTeam(queryClient, team);
           }}
         />

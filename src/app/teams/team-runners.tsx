@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
@@ -10,27 +10,22 @@ import { InputTextarea } from 'primereact/inputtextarea';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Team } from '../../contract/catalogue.js';
-import type { Runner } from '../../contract/clients.js';
-import { ApiError, type ApiClient } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import { runnerCreate, type Runner } from '../../contract/clients.js';
+import { runnerOperations } from '../../contract/operations/runners.js';
+import { ApiError } from '../api/client.js';
+import { keys } from '../api/query-keys.js';
+import { useApi } from '../api/use-api.js';
 import { TextField, handleTyping, useShownErrors } from '../components/form.js';
 import { RowActions } from '../components/row-actions.js';
 import { Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../shell/snackbars.js';
-import { retryUnlessClientError } from '../users/query-retry.js';
-import { teamCrumbs, teamPath } from './teams-api.js';
+import { teamCrumbs } from './teams-api.js';
+import { teamPath } from '../routing/paths.js';
+import { getTeamRunnersQueryOptions } from '../api/shared-queries.js';
 
 /** Spec catalogue 8: the error toast when a runner a health check names is deleted. */
 export const RUNNER_LINKED = 'Runner is currently linked to a healthcheck';
-
-export function getTeamRunnersQueryOptions(api: ApiClient, team: string) {
-  return queryOptions({
-    queryKey: ['team', team, 'runners'] as const,
-    queryFn: () => api.get<Runner[]>(`${teamPath(team)}/runners`),
-    retry: retryUnlessClientError,
-  });
-}
 
 const STATUS_LABELS: Record<Runner['sync_status'], string> = { never: 'Never synced', ok: 'OK', error: 'Error' };
 
@@ -57,18 +52,18 @@ function RunnerDialog({
   runners: Runner[] | undefined;
   onClose(): void;
 }) {
-  const { api } = useAuth();
+  const api = useApi();
   const queryClient = useQueryClient();
   const { enqueue } = useSnackbar();
   const [name, setName] = useState(runner?.name ?? '');
   const [description, setDescription] = useState(runner?.description ?? '');
   const [handle, setHandle] = useState('');
+  // Spec 5's words; the rules are the contract's.
   const errors = {
-    name: name.trim() ? null : 'Name is required',
-    description: description.trim() ? null : 'Description is required',
+    name: runnerCreate.shape.name.safeParse(name).success ? null : 'Name is required',
+    description: runnerCreate.shape.description.safeParse(description).success ? null : 'Description is required',
   };
   const { shown, touch, attempt, valid } = useShownErrors(errors);
-  const runnersPath = `${teamPath(team.handle)}/runners`;
 
   // The list changing under the dialog (another tab, a refetch after a save) closes it.
   const opened = useRef(runners);
@@ -80,12 +75,15 @@ function RunnerDialog({
     mutationFn: () => {
       const body = { name: name.trim(), description: description.trim() };
       return runner
-        ? api.send<Runner>('PUT', `${runnersPath}/${encodeURIComponent(runner.handle)}`, body)
-        : api.send<Runner>('POST', runnersPath, { ...body, ...(handle ? { handle } : {}) });
+        ? api.call(runnerOperations.updateRunner, { params: { team: team.handle, runner: runner.handle }, body })
+        : api.call(runnerOperations.createRunner, {
+            params: { team: team.handle },
+            body: { ...body, ...(handle ? { handle } : {}) },
+          });
     },
     onSuccess: () => {
       enqueue(runner ? 'Team Runner Updated' : 'Team Runner Created');
-      void queryClient.invalidateQueries({ queryKey: ['team', team.handle, 'runners'] });
+      void queryClient.invalidateQueries({ queryKey: keys.teamRunners(team.handle) });
       onClose();
     },
   });
@@ -167,18 +165,18 @@ function RunnerDialog({
 
 /** The runners table with Add Runner and, for team admins, each row's actions (Edit Runner, Delete Runner). */
 export function RunnersPanel({ team }: { team: Team }) {
-  const { api } = useAuth();
+  const api = useApi();
   const queryClient = useQueryClient();
   const { enqueue } = useSnackbar();
-  const { data, isPending, isError } = useQuery(getTeamRunnersQueryOptions(api, team.handle));
+  const { data, isPending } = useQuery(getTeamRunnersQueryOptions(api, team.handle));
   const [dialog, setDialog] = useState<{ runner: Runner | null } | null>(null);
 
   const remove = useMutation({
     mutationFn: (runner: Runner) =>
-      api.send<null>('DELETE', `${teamPath(team.handle)}/runners/${encodeURIComponent(runner.handle)}`),
+      api.call(runnerOperations.deleteRunner, { params: { team: team.handle, runner: runner.handle } }),
     onSuccess: () => {
       enqueue('Team Runner Removed');
-      void queryClient.invalidateQueries({ queryKey: ['team', team.handle, 'runners'] });
+      void queryClient.invalidateQueries({ queryKey: keys.teamRunners(team.handle) });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.status === 409) enqueue(RUNNER_LINKED, 'error');
@@ -186,7 +184,7 @@ export function RunnersPanel({ team }: { team: Team }) {
   });
 
   if (isPending) return <Spinner label="Loading runners" />;
-  const runners = isError ? [] : data;
+  const runners = data ?? [];
   return (
     <div className="flex flex-column gap-3">
       {team.is_admin && (

@@ -3,7 +3,8 @@ import type { MenuItem } from 'primereact/menuitem';
 import { TabMenu } from 'primereact/tabmenu';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
 import type { Team } from '../../contract/catalogue.js';
-import { useAuth } from '../auth/auth-context.js';
+import { keys } from '../api/query-keys.js';
+import { useApi } from '../api/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { MessageCard, NotFound, Spinner } from '../components/status-screens.js';
 import { TeamHealth } from './team-health.js';
@@ -12,7 +13,10 @@ import { TeamOverview } from './team-overview.js';
 import { TeamRunnersPage } from './team-runners.js';
 import { TeamServices } from './team-services.js';
 import { TeamSettings } from './team-settings.js';
-import { getTeamQueryOptions, TEAM_NOT_FOUND, teamPath } from './teams-api.js';
+import { TEAM_NOT_FOUND } from './teams-api.js';
+import { teamPath } from '../routing/paths.js';
+import { getTeamQueryOptions } from '../api/shared-queries.js';
+import { LastSynced, loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 
 interface TeamTab {
   label: string;
@@ -58,25 +62,29 @@ export default function TeamScreen() {
   const params = useParams();
   const id = params.id ?? '';
   const subPath = params['*'] ?? '';
-  const { api } = useAuth();
+  const api = useApi();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const options = getTeamQueryOptions(api, id);
-  const { data: team, isPending, isError } = useQuery(options);
+  const query = useQuery(options);
+  const team = query.data;
+  const state = loadStateOf(query);
 
-  if (isPending) return <Spinner label="Loading team" />;
-  if (isError) return <MessageCard title={TEAM_NOT_FOUND} icon="pi-map" />;
+  if (state === 'pending') return <Spinner label="Loading team" />;
+  if (state === 'offline') return <NotAvailableOffline />;
+  if (!team) return <MessageCard title={TEAM_NOT_FOUND} icon="pi-map" />;
 
   const base = teamPath(id);
   const tabs = teamTabs(team.is_admin);
   const model: MenuItem[] = tabs.map((tab) => ({ label: tab.label }));
   const replaceTeam = (updated: Team) => {
     queryClient.setQueryData(options.queryKey, updated);
-    void queryClient.invalidateQueries({ queryKey: ['teams'] });
+    void queryClient.invalidateQueries({ queryKey: keys.teams() });
   };
 
   return (
     <section className="flex flex-column gap-3">
+      <LastSynced query={query} />
       <TeamHeader team={team} />
       <TabMenu
         // A fixed id keeps the tab keys stable (without one they change after mount and the tabs remount).

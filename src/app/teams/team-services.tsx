@@ -8,21 +8,22 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { Service, Team } from '../../contract/catalogue.js';
 import { healthLabel, TEAM_LIST_PAGE_SIZE, visibilityLabel } from '../../domain/catalogue.js';
 import type { Page } from '../../domain/pagination.js';
-import { useAuth } from '../auth/auth-context.js';
+import { useApi } from '../api/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { ListPaginator } from '../components/list-paginator.js';
 import { Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { getSubTeamsQueryOptions, getTeamServicesQueryOptions, teamCrumbs, teamPath } from './teams-api.js';
+import { getSubTeamsQueryOptions, getTeamServicesQueryOptions, teamCrumbs } from './teams-api.js';
+import { servicePath, teamPath } from '../routing/paths.js';
 
 const FIRST_PAGE: Page = { cursor: 0, limit: TEAM_LIST_PAGE_SIZE };
 
 function ServicesTable({ team }: { team: Team }) {
-  const { api } = useAuth();
+  const api = useApi();
   const [page, setPage] = useState<Page>(FIRST_PAGE);
-  const { data, isPending, isError } = useQuery(getTeamServicesQueryOptions(api, team.handle, page));
+  const { data, isPending } = useQuery(getTeamServicesQueryOptions(api, team.handle, page));
   if (isPending) return <Spinner label="Loading services" />;
-  const services = isError ? [] : data.items;
+  const services = data?.items ?? [];
   return (
     <>
       <DataTable value={services} dataKey="id" emptyMessage="No Services" pt={{ table: { 'aria-label': 'Services' } }}>
@@ -33,9 +34,7 @@ function ServicesTable({ team }: { team: Team }) {
         />
         <Column
           header="Name"
-          body={(service: Service) => (
-            <Link to={`/services/${encodeURIComponent(service.handle)}`}>{service.name}</Link>
-          )}
+          body={(service: Service) => <Link to={servicePath(service.handle)}>{service.name}</Link>}
         />
         <Column header="Description" body={(service: Service) => service.description ?? ''} />
         <Column header="Visibility" body={(service: Service) => visibilityLabel(service.visibility)} />
@@ -43,7 +42,7 @@ function ServicesTable({ team }: { team: Team }) {
       </DataTable>
       <ListPaginator
         page={page}
-        total={isError ? 0 : data.total}
+        total={data?.total ?? 0}
         onPage={(cursor) => setPage((current) => ({ ...current, cursor }))}
       />
     </>
@@ -52,11 +51,11 @@ function ServicesTable({ team }: { team: Team }) {
 
 /** The team's sub-teams, a small card beside its services; admins may create one. */
 function SubTeams({ team }: { team: Team }) {
-  const { api } = useAuth();
+  const api = useApi();
   const navigate = useNavigate();
   const [page, setPage] = useState<Page>(FIRST_PAGE);
-  const { data, isPending, isError } = useQuery(getSubTeamsQueryOptions(api, team.handle, page));
-  const teams = isError || !data ? [] : data.items;
+  const { data, isPending } = useQuery(getSubTeamsQueryOptions(api, team.handle, page));
+  const teams = data?.items ?? [];
   return (
     <Card title={<h2 className="text-xl font-semibold m-0">Sub-teams</h2>}>
       <div className="flex flex-column gap-3">
@@ -76,7 +75,7 @@ function SubTeams({ team }: { team: Team }) {
         )}
         <ListPaginator
           page={page}
-          total={data && !isError ? data.total : 0}
+          total={data?.total ?? 0}
           onPage={(cursor) => setPage((current) => ({ ...current, cursor }))}
         />
         {team.is_admin && (

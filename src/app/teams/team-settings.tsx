@@ -1,7 +1,8 @@
 import { Card } from 'primereact/card';
 import type { Team } from '../../contract/catalogue.js';
-import { iconCalls } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import type { OperationInput } from '../../contract/operation.js';
+import { teamOperations } from '../../contract/operations/teams.js';
+import { useApi } from '../api/use-api.js';
 import { FieldGroup, type FieldGroupProps } from '../components/field-group.js';
 import { ImageSetting } from '../components/image-setting.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
@@ -9,9 +10,9 @@ import { useSnackbar } from '../shell/snackbars.js';
 import { TeamClientsCard } from './team-clients.js';
 import { DeleteTeamCard } from './team-delete.js';
 import { TeamRunnersCard } from './team-runners.js';
-import { teamCrumbs, teamPath } from './teams-api.js';
+import { teamCrumbs } from './teams-api.js';
 
-export type TeamPatch = { name?: string; description?: string | null };
+type TeamPatch = OperationInput<typeof teamOperations.updateTeam>['body'];
 
 /** A field group as a card of its own: the card's title names the field, the description explains it. */
 function FieldCard({ title, ...field }: Omit<FieldGroupProps, 'label' | 'hideLabel'> & { title: string }) {
@@ -24,7 +25,7 @@ function FieldCard({ title, ...field }: Omit<FieldGroupProps, 'label' | 'hideLab
 
 /** The Settings tab (team admins only): Team Logo, Name, Description, Clients, Runners and Delete Team. */
 export function TeamSettings({ team, onUpdated }: { team: Team; onUpdated: (team: Team) => void }) {
-  const { api } = useAuth();
+  const api = useApi();
   const { enqueue } = useSnackbar();
   useBreadcrumb(teamCrumbs(team, 'Setting'));
 
@@ -32,8 +33,8 @@ export function TeamSettings({ team, onUpdated }: { team: Team; onUpdated: (team
     onUpdated(next);
     enqueue('Team Updated');
   };
-  const path = teamPath(team.handle);
-  const patch = async (body: TeamPatch) => updated(await api.send<Team>('PATCH', path, body));
+  const params = { team: team.handle };
+  const patch = async (body: TeamPatch) => updated(await api.call(teamOperations.updateTeam, { params, body }));
 
   return (
     <div className="flex flex-column gap-3">
@@ -46,7 +47,8 @@ export function TeamSettings({ team, onUpdated }: { team: Team; onUpdated: (team
         inputLabel="Team logo image"
         uploadLabel="Upload Logo"
         clearLabel="Clear Logo"
-        {...iconCalls<Team>(api, path)}
+        upload={(icon) => api.upload(teamOperations.uploadTeamIcon, { params }, { field: 'icon', value: icon })}
+        clear={() => api.call(teamOperations.clearTeamIcon, { params })}
         onUpdated={updated}
       />
       <FieldCard

@@ -6,12 +6,15 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Team } from '../../contract/catalogue.js';
 import { AVATAR_GROUP_MAX, TEAM_LIST_PAGE_SIZE } from '../../domain/catalogue.js';
-import { useAuth } from '../auth/auth-context.js';
+import type { SearchPage } from '../api/query-keys.js';
+import { useApi } from '../api/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { ListPaginator } from '../components/list-paginator.js';
 import { SearchBox } from '../components/search-box.js';
 import { Spinner } from '../components/status-screens.js';
-import { getTeamSearchQueryOptions, teamPath, type TeamSearch } from './teams-api.js';
+import { getTeamSearchQueryOptions } from './teams-api.js';
+import { teamPath } from '../routing/paths.js';
+import { LastSynced, loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 
 /** Spec: the members as an avatar group of at most 4; how many more there are follows as text. */
 export function MemberAvatars({ team }: { team: Team }) {
@@ -34,13 +37,17 @@ export function MemberAvatars({ team }: { team: Team }) {
   );
 }
 
-function TeamsTable({ params, onPage }: { params: TeamSearch; onPage: (cursor: number) => void }) {
-  const { api } = useAuth();
-  const { data, isPending, isError } = useQuery(getTeamSearchQueryOptions(api, params));
-  if (isPending) return <Spinner label="Loading teams" />;
-  const teams = isError ? [] : data.items;
+function TeamsTable({ params, onPage }: { params: SearchPage; onPage: (cursor: number) => void }) {
+  const api = useApi();
+  const query = useQuery(getTeamSearchQueryOptions(api, params));
+  const { data } = query;
+  const state = loadStateOf(query);
+  if (state === 'pending') return <Spinner label="Loading teams" />;
+  if (state === 'offline') return <NotAvailableOffline />;
+  const teams = data?.items ?? [];
   return (
     <>
+      <LastSynced query={query} />
       <DataTable value={teams} dataKey="id" emptyMessage="No Teams." pt={{ table: { 'aria-label': 'Teams' } }}>
         <Column
           header={<span className="p-hidden-accessible">Avatar</span>}
@@ -51,14 +58,14 @@ function TeamsTable({ params, onPage }: { params: TeamSearch; onPage: (cursor: n
         <Column header="Description" body={(team: Team) => team.description?.trim() || '-'} />
         <Column header="Members" body={(team: Team) => <MemberAvatars team={team} />} />
       </DataTable>
-      <ListPaginator page={params} total={isError ? 0 : data.total} onPage={onPage} />
+      <ListPaginator page={params} total={data?.total ?? 0} onPage={onPage} />
     </>
   );
 }
 
 /** The teams list at /teams (spec/catalogue.md section 2.4). */
 export default function TeamsScreen() {
-  const [params, setParams] = useState<TeamSearch>({ cursor: 0, limit: TEAM_LIST_PAGE_SIZE, q: '' });
+  const [params, setParams] = useState<SearchPage>({ cursor: 0, limit: TEAM_LIST_PAGE_SIZE, q: '' });
   return (
     <section className="flex flex-column gap-3">
       <h1 className="text-3xl font-semibold m-0">Teams</h1>

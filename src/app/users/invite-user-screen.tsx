@@ -1,14 +1,11 @@
 import { Button } from 'primereact/button';
 import { useState, type FormEvent } from 'react';
-import type { z } from 'zod';
-import type { invite } from '../../contract/accounts.js';
+import { inviteOperations } from '../../contract/operations/invites.js';
 import { ApiError } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import { useApi } from '../api/use-api.js';
 import { TextField } from '../components/form.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../shell/snackbars.js';
-
-type Invite = z.infer<typeof invite>;
 
 const FAILURE = 'Unable to send your invite';
 
@@ -22,7 +19,7 @@ function failureText(error: unknown): string {
  * sees the form and the server's 403 ends as the generic failure.
  */
 export default function InviteUserScreen() {
-  const { api } = useAuth();
+  const api = useApi();
   const { enqueue } = useSnackbar();
   const [email, setEmail] = useState('');
   const [pending, setPending] = useState(false);
@@ -36,8 +33,8 @@ export default function InviteUserScreen() {
     setPending(true);
     setError(null);
     try {
-      const sent = await api.send<Invite>('POST', '/invites', { email: email.trim() });
-      enqueue(`Successfully invited "${sent?.email ?? email.trim()}"`, 'success');
+      const sent = await api.call(inviteOperations.inviteUser, { body: { email: email.trim() } });
+      enqueue(`Successfully invited "${sent.email}"`, 'success');
       setEmail('');
     } catch (failure) {
       const text = failureText(failure);

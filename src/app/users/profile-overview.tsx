@@ -3,7 +3,10 @@ import { Card } from 'primereact/card';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { User } from '../../contract/accounts.js';
-import { useAuth } from '../auth/auth-context.js';
+import { userOperations } from '../../contract/operations/users.js';
+import { keys } from '../api/query-keys.js';
+import { useApi } from '../api/use-api.js';
+import { useAuth } from '../session/auth-context.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { useSnackbar } from '../shell/snackbars.js';
@@ -40,21 +43,21 @@ export function canDeleteUser(viewer: User | null, isSelf: boolean): boolean {
 }
 
 function DeleteUser({ user }: { user: User }) {
-  const { api } = useAuth();
+  const api = useApi();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { enqueue } = useSnackbar();
   const [open, setOpen] = useState(false);
   const remove = useMutation({
-    mutationFn: () => api.send<null>('DELETE', `/users/${encodeURIComponent(user.handle)}`),
+    mutationFn: () => api.call(userOperations.deleteUser, { params: { username: user.handle } }),
     onSuccess: () => {
       setOpen(false);
       enqueue('User Deleted');
       navigate('/users');
       // After leaving, so the profile does not refetch the user it just deleted.
-      queryClient.removeQueries({ queryKey: ['user', user.handle] });
-      queryClient.removeQueries({ queryKey: ['user', user.id] });
-      void queryClient.invalidateQueries({ queryKey: ['users'] });
+      queryClient.removeQueries({ queryKey: keys.user(user.handle) });
+      queryClient.removeQueries({ queryKey: keys.user(user.id) });
+      void queryClient.invalidateQueries({ queryKey: keys.users() });
     },
     // Spec: other failures only set an error flag; the dialog stays open for another try or Cancel.
   });

@@ -1,25 +1,19 @@
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MenuItem } from 'primereact/menuitem';
 import { TabMenu } from 'primereact/tabmenu';
 import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
 import type { User } from '../../contract/accounts.js';
-import type { ApiClient } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import { keys } from '../api/query-keys.js';
+import { useAuth } from '../session/auth-context.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
 import { ProfileMuted } from './profile-muted.js';
 import { ProfileOverview } from './profile-overview.js';
 import { ProfileSettings } from './profile-settings.js';
 import { ProfileTeams } from './profile-teams.js';
-import { retryUnlessClientError } from './query-retry.js';
-
-export function getUserQueryOptions(api: ApiClient, idOrHandle: string) {
-  return queryOptions({
-    queryKey: ['user', idOrHandle] as const,
-    queryFn: () => api.get<User>(`/users/${encodeURIComponent(idOrHandle)}`),
-    retry: retryUnlessClientError,
-  });
-}
+import { getUserQueryOptions } from './users-api.js';
+import { userPath } from '../routing/paths.js';
+import { LastSynced, loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 
 interface ProfileTab {
   label: string;
@@ -56,24 +50,28 @@ export default function ProfileScreen() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const options = getUserQueryOptions(api, id);
-  const { data: user, isPending, isError } = useQuery(options);
+  const query = useQuery(options);
+  const user = query.data;
+  const loadState = loadStateOf(query);
 
-  if (isPending) return <Spinner label="Loading user" />;
-  if (isError) return <NotFound title="404 Not Found" text="No pages found" />;
+  if (loadState === 'pending') return <Spinner label="Loading user" />;
+  if (loadState === 'offline') return <NotAvailableOffline />;
+  if (!user) return <NotFound title="404 Not Found" text="No pages found" />;
 
   const isSelf = isOwnProfile({ id: state.user?.id, handle: state.user?.handle, username: state.username }, user);
-  const base = `/users/${encodeURIComponent(id)}`;
+  const base = userPath(id);
   const tabs = profileTabs(isSelf);
   const section = subPath.replace(/\/+$/, '');
   const activeIndex = tabs.findIndex((tab) => tab.path === section);
   const model: MenuItem[] = tabs.map((tab) => ({ label: tab.label }));
   const replaceUser = (updated: User) => {
     queryClient.setQueryData(options.queryKey, updated);
-    void queryClient.invalidateQueries({ queryKey: ['users'] });
+    void queryClient.invalidateQueries({ queryKey: keys.users() });
   };
 
   return (
     <section className="flex flex-column gap-3">
+      <LastSynced query={query} />
       <header className="flex align-items-center gap-3">
         <ProfileAvatar name={user.name} url={user.thumbnail_url} size="xlarge" />
         <h1 className="text-3xl font-semibold m-0">{user.name}</h1>

@@ -1,13 +1,14 @@
 import { Card } from 'primereact/card';
 import type { User } from '../../contract/accounts.js';
-import { iconCalls } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import type { OperationInput } from '../../contract/operation.js';
+import { userOperations } from '../../contract/operations/users.js';
+import { useAuth } from '../session/auth-context.js';
 import { FieldGroup } from '../components/field-group.js';
 import { ImageSetting } from '../components/image-setting.js';
 import { useSnackbar } from '../shell/snackbars.js';
 import { WatchedServices } from './watched-services.js';
 
-export type ProfilePatch = { name?: string; bio?: string | null; profile?: string | null };
+type ProfilePatch = OperationInput<typeof userOperations.updateUser>['body'];
 
 /** The Settings tab (own profile only): avatar, Name, Bio, Profile Link, then watched services. */
 export function ProfileSettings({ user, onUpdated }: { user: User; onUpdated: (user: User) => void }) {
@@ -20,8 +21,8 @@ export function ProfileSettings({ user, onUpdated }: { user: User; onUpdated: (u
     enqueue('Profile Updated');
     void reloadUser();
   };
-  const path = `/users/${encodeURIComponent(user.handle)}`;
-  const patch = async (body: ProfilePatch) => updated(await api.send<User>('PATCH', path, body));
+  const params = { username: user.handle };
+  const patch = async (body: ProfilePatch) => updated(await api.call(userOperations.updateUser, { params, body }));
 
   return (
     <div className="flex flex-column gap-3">
@@ -34,7 +35,8 @@ export function ProfileSettings({ user, onUpdated }: { user: User; onUpdated: (u
         inputLabel="Avatar image"
         uploadLabel="Upload Avatar"
         clearLabel="Clear Avatar"
-        {...iconCalls<User>(api, path)}
+        upload={(icon) => api.upload(userOperations.uploadUserIcon, { params }, { field: 'icon', value: icon })}
+        clear={() => api.call(userOperations.clearUserIcon, { params })}
         onUpdated={updated}
       />
       <Card title={<h2 className="text-xl font-semibold m-0">Profile</h2>}>

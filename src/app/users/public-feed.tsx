@@ -1,20 +1,11 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
-import { FeedList, type FeedEvent } from '../components/feed-list.js';
-import { retryUnlessClientError } from './query-retry.js';
-
-export function getUserPublicFeedQueryOptions(api: ApiClient, handle: string) {
-  return queryOptions({
-    queryKey: ['user', handle, 'public-feed'] as const,
-    queryFn: () => api.get<FeedEvent[]>(`/users/${encodeURIComponent(handle)}/public-feed`),
-    retry: retryUnlessClientError,
-  });
-}
+import { useQuery } from '@tanstack/react-query';
+import { useApi } from '../api/use-api.js';
+import { FeedList } from '../components/feed-list.js';
+import { getUserPublicFeedQueryOptions } from './users-api.js';
 
 /** A user's public feed: spinner while loading, 'No Events' when empty or failed. */
 export function UserPublicFeed({ handle }: { handle: string }) {
-  const { api } = useAuth();
+  const api = useApi();
   const feed = useQuery(getUserPublicFeedQueryOptions(api, handle));
   return <FeedList feed={feed} label="Public feed" />;
 }

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime.js';
 import { Column } from 'primereact/column';
@@ -6,12 +6,14 @@ import { DataTable } from 'primereact/datatable';
 import { InputSwitch } from 'primereact/inputswitch';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { z } from 'zod';
-import type { invite, User } from '../../contract/accounts.js';
-import { DEFAULT_PAGE_SIZE } from '../../domain/pagination.js';
+import type { Invite, User } from '../../contract/accounts.js';
+import type { PageOf } from '../../contract/operation.js';
+import { inviteOperations } from '../../contract/operations/invites.js';
+import { userOperations } from '../../contract/operations/users.js';
 import { capitalise, isAdminRole, ROLES, roleChangeDenial, selectableRoles, type Role } from '../../domain/roles.js';
-import { getPage, type ApiClient } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import { keys, type SearchPage } from '../api/query-keys.js';
+import { useApi } from '../api/use-api.js';
+import { useAuth } from '../session/auth-context.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { ListPaginator } from '../components/list-paginator.js';
@@ -19,44 +21,14 @@ import { RowActions } from '../components/row-actions.js';
 import { SearchBox } from '../components/search-box.js';
 import { Spinner } from '../components/status-screens.js';
 import { useSnackbar } from '../shell/snackbars.js';
-import { retryUnlessClientError } from './query-retry.js';
+import { getInvitesQueryOptions, getUsersQueryOptions, USERS_PAGE_SIZE } from './users-api.js';
+import { userPath } from '../routing/paths.js';
+import { LastSynced, loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 
 dayjs.extend(relativeTime);
 
-/** Spec: users page size 20 from offset 0. */
-export const USERS_PAGE_SIZE = DEFAULT_PAGE_SIZE;
-
-export type Invite = z.infer<typeof invite>;
-
-export interface ListParams {
-  cursor: number;
-  limit: number;
-  q: string;
-}
-
-export interface ListPage<T> {
-  items: T[];
-  total: number;
-}
-
-export function getUsersQueryOptions(api: ApiClient, params: ListParams) {
-  return queryOptions({
-    queryKey: ['users', 'search', params] as const,
-    queryFn: () => getPage<User>(api, '/search/users', { cursor: params.cursor, limit: params.limit, q: params.q }),
-    retry: retryUnlessClientError,
-  });
-}
-
-export function getInvitesQueryOptions(api: ApiClient, params: ListParams) {
-  return queryOptions({
-    queryKey: ['invites', params] as const,
-    queryFn: () => getPage<Invite>(api, '/invites', { cursor: params.cursor, limit: params.limit, q: params.q }),
-    retry: retryUnlessClientError,
-  });
-}
-
 /** Replaces the item with the same id in a cached page. */
-function replaceItem<T extends { id: string }>(page: ListPage<T> | undefined, item: T): ListPage<T> | undefined {
+function replaceItem<T extends { id: string }>(page: PageOf<T> | undefined, item: T): PageOf<T> | undefined {
   return page && { ...page, items: page.items.map((current) => (current.id === item.id ? item : current)) };
 }
 
@@ -102,7 +74,7 @@ function UsersTable({
   viewer,
   onPage,
 }: {
-  params: ListParams;
+  params: SearchPage;
   viewer: Role;
   onPage: (cursor: number) => void;
 }) {
@@ -110,33 +82,34 @@ function UsersTable({
   const queryClient = useQueryClient();
   const { enqueue } = useSnackbar();
   const options = getUsersQueryOptions(api, params);
-  const { data, isPending, isError } = useQuery(options);
+  const query = useQuery(options);
+  const { data } = query;
+  const loadState = loadStateOf(query);
   const changeRole = useMutation({
     mutationFn: ({ user, role }: { user: User; role: Role }) =>
-      api.send<User>('POST', `/users/${encodeURIComponent(user.id)}/actions/change-role`, { role }),
+      api.call(userOperations.changeUserRole, { params: { userId: user.id }, body: { role } }),
     onSuccess: (updated) => {
       queryClient.setQueryData(options.queryKey, (page) => replaceItem(page, updated));
-      void queryClient.invalidateQueries({ queryKey: ['user', updated.handle] });
+      void queryClient.invalidateQueries({ queryKey: keys.user(updated.handle) });
       enqueue('User Role Update');
       if (updated.id === state.user?.id) void reloadUser();
     },
     // Spec: a failed role update only sets an error flag; the row keeps its role.
   });
 
-  if (isPending) return <Spinner />;
-  const users = isError ? [] : data.items;
+  if (loadState === 'pending') return <Spinner />;
+  if (loadState === 'offline') return <NotAvailableOffline />;
+  const users = data?.items ?? [];
   return (
     <>
+      <LastSynced query={query} />
       <DataTable value={users} dataKey="id" emptyMessage="No Users." pt={{ table: { 'aria-label': 'Users' } }}>
         <Column
           header={<span className="p-hidden-accessible">Avatar</span>}
           body={(user: User) => <ProfileAvatar name={user.name} url={user.thumbnail_url} />}
           style={{ width: '4rem' }}
         />
-        <Column
-          header="Name"
-          body={(user: User) => <Link to={`/users/${encodeURIComponent(user.handle)}`}>{user.name}</Link>}
-        />
+        <Column header="Name" body={(user: User) => <Link to={userPath(user.handle)}>{user.name}</Link>} />
         <Column header="Bio" body={(user: User) => user.bio ?? ''} />
         <Column
           header="Role"
@@ -151,20 +124,19 @@ function UsersTable({
         />
         <Column header="Last Login" body={(user: User) => formatLastLogin(user.last_login)} />
       </DataTable>
-      <ListPaginator page={params} total={isError ? 0 : data.total} onPage={onPage} showSinglePage />
+      <ListPaginator page={params} total={data?.total ?? 0} onPage={onPage} showSinglePage />
     </>
   );
 }
 
-function InvitesTable({ params, onPage }: { params: ListParams; onPage: (cursor: number) => void }) {
-  const { api } = useAuth();
+function InvitesTable({ params, onPage }: { params: SearchPage; onPage: (cursor: number) => void }) {
+  const api = useApi();
   const queryClient = useQueryClient();
   const { enqueue } = useSnackbar();
   const options = getInvitesQueryOptions(api, params);
-  const { data, isPending, isError } = useQuery(options);
+  const { data, isPending } = useQuery(options);
   const resend = useMutation({
-    mutationFn: (invite: Invite) =>
-      api.send<Invite>('POST', `/invites/${encodeURIComponent(invite.id)}/actions/resend`),
+    mutationFn: (invite: Invite) => api.call(inviteOperations.resendInvite, { params: { inviteId: invite.id } }),
     onSuccess: (invite) => {
       queryClient.setQueryData(options.queryKey, (page) => replaceItem(page, invite));
       enqueue('Invite resent');
@@ -173,7 +145,7 @@ function InvitesTable({ params, onPage }: { params: ListParams; onPage: (cursor:
   });
 
   if (isPending) return <Spinner />;
-  const invites = isError ? [] : data.items;
+  const invites = data?.items ?? [];
   return (
     <>
       <DataTable
@@ -197,7 +169,7 @@ function InvitesTable({ params, onPage }: { params: ListParams; onPage: (cursor:
           style={{ width: '4rem' }}
         />
       </DataTable>
-      <ListPaginator page={params} total={isError ? 0 : data.total} onPage={onPage} showSinglePage />
+      <ListPaginator page={params} total={data?.total ?? 0} onPage={onPage} showSinglePage />
     </>
   );
 }
@@ -207,7 +179,7 @@ export default function UsersScreen() {
   const { state } = useAuth();
   const viewer: Role = state.user?.role ?? 'guest';
   const admin = isAdminRole(viewer);
-  const [params, setParams] = useState<ListParams>({ cursor: 0, limit: USERS_PAGE_SIZE, q: '' });
+  const [params, setParams] = useState<SearchPage>({ cursor: 0, limit: USERS_PAGE_SIZE, q: '' });
   const [pendingUsers, setPendingUsers] = useState(false);
   const setCursor = (cursor: number) => setParams((current) => ({ ...current, cursor }));
 

@@ -1,51 +1,35 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
 import { InputSwitch } from 'primereact/inputswitch';
+import { watchedServiceOperations } from '../../contract/operations/watched-services.js';
 import type { ApiClient } from '../api/client.js';
-import { useAuth } from '../auth/auth-context.js';
+import { keys } from '../api/query-keys.js';
+import { useApi } from '../api/use-api.js';
 import { Spinner } from '../components/status-screens.js';
-import { mutedPath } from './profile-muted.js';
-import { retryUnlessClientError } from './query-retry.js';
+import { useWrite } from '../local/local-provider.js';
+import { MUTE_ALL, muteWrite, unmuteWrite } from './mute-writes.js';
 
-/** A watched service entry (spec/platform.md section 3). */
-export interface WatchedService {
-  service: { id: string; name: string };
-  muted: boolean;
-}
-
-/** Spec section 3: the default muted body mutes both. */
-export const MUTE_ALL = { activity: true, notifications: true } as const;
-
-export function getWatchedServicesQueryOptions(api: ApiClient, handle: string) {
+export function getWatchedServicesQueryOptions(api: ApiClient, username: string) {
   return queryOptions({
-    queryKey: ['user', handle, 'watched-services'] as const,
-    queryFn: () => api.get<WatchedService[]>(`/users/${encodeURIComponent(handle)}/services`),
-    retry: retryUnlessClientError,
+    queryKey: keys.userWatched(username),
+    queryFn: () => api.call(watchedServiceOperations.listWatchedServices, { params: { username } }),
   });
 }
 
 /** Watched services with a 'Mute Service' switch each (spec/platform.md section 2, "Watched services"). */
 export function WatchedServices({ handle }: { handle: string }) {
-  const { api } = useAuth();
-  const queryClient = useQueryClient();
-  const options = getWatchedServicesQueryOptions(api, handle);
-  const { data, isPending, isError } = useQuery(options);
-  const toggle = useMutation({
-    mutationFn: ({ entry, muted }: { entry: WatchedService; muted: boolean }) =>
-      muted
-        ? api.send<unknown>('PUT', mutedPath(handle, entry.service.id), MUTE_ALL)
-        : api.send<unknown>('DELETE', mutedPath(handle, entry.service.id)),
-    onSuccess: (_result, { entry, muted }) => {
-      queryClient.setQueryData(options.queryKey, (entries) =>
-        entries?.map((current) => (current.service.id === entry.service.id ? { ...current, muted } : current)),
-      );
-      void queryClient.invalidateQueries({ queryKey: ['user', handle, 'muted'] });
-    },
-    // Spec: failures only set an error flag; the switch keeps the state the list gave it.
-  });
-
-  const entries = isError || !Array.isArray(data) ? [] : data;
-  const busyId = toggle.isPending ? toggle.variables?.entry.service.id : undefined;
+  const api = useApi();
+  const write = useWrite();
+  const { data, isPending } = useQuery(getWatchedServicesQueryOptions(api, handle));
+  // Through the outbox: the switch moves at once; a refused write is undone by the write path.
+  const toggle = (service: { id: string; name: string }, muted: boolean) => {
+    const params = { username: handle, profile: service.id };
+    const made = muted
+      ? write(muteWrite, { params, body: MUTE_ALL }, { label: `Mute ${service.name}` })
+      : write(unmuteWrite, { params }, { label: `Unmute ${service.name}` });
+    void made.catch(() => undefined);
+  };
+  const entries = Array.isArray(data) ? data : [];
   return (
     <Card
       title={<h2 className="text-xl font-semibold m-0">Watched Services</h2>}
@@ -66,8 +50,7 @@ export function WatchedServices({ handle }: { handle: string }) {
                 <InputSwitch
                   inputId={inputId}
                   checked={entry.muted}
-                  disabled={busyId === entry.service.id}
-                  onChange={(event) => toggle.mutate({ entry, muted: Boolean(event.value) })}
+                  onChange={(event) => toggle(entry.service, Boolean(event.value))}
                   aria-label={`Mute Service ${entry.service.name}`}
                   pt={{ root: { role: 'none', 'aria-checked': undefined, 'aria-label': undefined } }}
                 />

@@ -24,7 +24,17 @@ export interface DatabaseHandle {
 }
 
 export type DatabaseOptions =
-  { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string; schema?: string; poolSize?: number };
+  | { engine: 'sqlite'; file: string; busyTimeoutMs?: number }
+  | {
+      engine: 'postgres';
+      url: string;
+      schema?: string;
+      poolSize?: number;
+      /** How long to wait for a connection (new, or free in the pool) before the query fails; default 5 s. */
+      connectTimeoutMs?: number;
+      /** Told when a pooled connection breaks (database restarted, connection killed); default: ignored. */
+      onConnectionError?: (error: Error) => void;
+    };
 
 /** Opens the embedded SQLite file or a PostgreSQL pool behind the same Kysely interface. */
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
@@ -34,7 +44,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    // A write waits this long for another process's lock, then fails with SQLITE_BUSY (a 503, errors.ts).
+    sqlite.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     // SQLite gathers planner statistics only when asked; its docs recommend optimize at open and at close.
     sqlite.pragma('optimize = 0x10002');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
@@ -50,9 +61,20 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
+    // Fail fast while the database is unreachable (a 503) rather than hold requests until the OS gives up.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    keepAlive: true,
+    // Names the backends in pg_stat_activity (an application_name in the URL wins).
+    fallback_application_name: options.schema ? `beacon/${options.schema}` : 'beacon',
     // A per-run schema keeps test runs (and side-by-side installs) apart.
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
+  // A connection that breaks (restart, failover, pg_terminate_backend) emits 'error' on its client, idle or
+  // checked out; unheard, that would end the process. The broken client is dropped and the next query connects
+  // anew; a query it was running fails and its request answers 503 (errors.ts).
+  const onConnectionError = options.onConnectionError ?? (() => {});
+  pool.on('error', onConnectionError);
+  pool.on('connect', (client) => client.on('error', onConnectionError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', schema: options.schema ?? 'public', close: () => db.destroy() };
 }
@@ -74,6 +96,60 @@ function withStatementCache(sqlite: SqliteDatabase, limit = 500): SqliteDatabase
     },
     close: () => sqlite.close(),
   };
+}
+
+/** PostgreSQL SQLSTATEs that mean the database is (for now) out of reach: admin or crash shutdown, starting up. */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** Node's socket errors while connecting or talking to the database. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** pg's own messages for a broken connection or a pool that could not hand out one in time. */
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * Whether an error means the database cannot be reached right now (down, restarting, connections killed, pool
+ * timed out, SQLite locked by another process past its busy timeout), so the request may be tried again later.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 3) return false;
+  const { code, message, cause, errors } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || UNAVAILABLE_CODES.has(code)) return true;
+    if (code.startsWith('SQLITE_BUSY')) return true;
+  }
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+  // Wrapped errors, and the AggregateError of a connect tried on several addresses.
+  if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
+}
+
+/** Whether the database answers `select 1` within `timeoutMs`. */
+export async function databaseAnswers(db: Kysely<Database>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([sql`select 1`.execute(db).then(() => true), late]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Whether a Kysely instance (or transaction) talks to SQLite; for the few queries that differ by engine. */

@@ -6,6 +6,8 @@ import { catalogueMigration } from './migrations/003-catalogue.js';
 import { healthMigration } from './migrations/004-health.js';
 import { noticesMigration } from './migrations/005-notices.js';
 import { clientsRunnersMigration } from './migrations/006-clients-runners.js';
+import { mailOutboxMigration } from './migrations/007-mail-outbox.js';
+import { loginFailuresMigration } from './migrations/008-login-failures.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -16,6 +18,8 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '004-health': healthMigration(),
     '005-notices': noticesMigration(),
     '006-clients-runners': clientsRunnersMigration(),
+    '007-mail-outbox': mailOutboxMigration(),
+    '008-login-failures': loginFailuresMigration(),
   };
 }
 

@@ -70,6 +70,29 @@ export interface PasswordResetsTable {
   used_at: string | null;
 }
 
+/**
+ * Mail waiting to be sent, being sent, sent or given up (jobs/mail-outbox.ts). A `password-reset` row is a
+ * request: the job looks the account up and writes the mail when it sends, so the request does no lookup.
+ */
+export interface MailOutboxTable {
+  id: string;
+  kind: 'mail' | 'password-reset';
+  /** password-reset: the workspace label the request named. */
+  workspace_domain: string | null;
+  recipient: string;
+  subject: string;
+  /** Emptied once sent: invite links must not linger in the database. */
+  body: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 export interface AssetsTable {
   id: string;
   workspace_id: string;
@@ -81,6 +104,8 @@ export interface AssetsTable {
 export interface LoginFailuresTable {
   id: Generated<number>;
   workspace_id: string;
+  /** The login tried (lowercased email), whether or not such a user exists; null on rows from before 008. */
+  account: string | null;
   address: string;
   at: string;
 }
@@ -302,6 +327,7 @@ export interface Database {
   beta_keys: BetaKeysTable;
   invites: InvitesTable;
   password_resets: PasswordResetsTable;
+  mail_outbox: MailOutboxTable;
   assets: AssetsTable;
   login_failures: LoginFailuresTable;
   settings: SettingsTable;
@@ -314,6 +340,7 @@ export type UserRow = Omit<Selectable<UsersTable>, 'search_text'>;
 export type NewUser = Insertable<UsersTable>;
 export type UserPatch = Updateable<UsersTable>;
 export type InviteRow = Selectable<InvitesTable>;
+export type MailOutboxRow = Selectable<MailOutboxTable>;
 export type TeamRow = Omit<Selectable<TeamsTable>, 'search_text'>;
 export type ServiceRow = Omit<Selectable<ServicesTable>, 'search_text'>;
 export type HealthCheckRow = Selectable<HealthChecksTable>;

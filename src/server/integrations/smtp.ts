@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Logger } from 'pino';
 
 export interface Mail {
@@ -14,14 +15,24 @@ export interface Mailer {
   close(): void;
 }
 
+/** Where mail goes when no SMTP server is configured. */
+export const outboxDirOf = (dataDir: string) => join(dataDir, 'outbox');
+
 /**
- * SMTP when a URL is configured; otherwise every mail is written as an .eml file to `outboxDir` and logged,
- * so a self-hosted Beacon without a mail server can still follow invite and reset links.
+ * Bounds on one SMTP send. The mail outbox leases a mail for longer than a send can take (jobs/mail-outbox.ts),
+ * so no other process picks it up while it is being sent; nodemailer's own defaults run to minutes.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+/**
+ * SMTP when a URL is configured; otherwise every mail is written as an .eml file to `outboxDir`, so a
+ * self-hosted Beacon without a mail server can still follow invite and reset links. The mail's text (its
+ * links) is never logged.
  */
 export function createMailer(options: { smtpUrl?: string; from: string; outboxDir: string; logger: Logger }): Mailer {
   const { smtpUrl, from, outboxDir, logger } = options;
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
+    const transport = nodemailer.createTransport(new SMTPTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }));
     return {
       async send(mail) {
         await transport.sendMail({ from, ...mail });
@@ -38,7 +49,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
       await mkdir(outboxDir, { recursive: true });
       const file = join(outboxDir, `${Date.now()}-${process.pid}-${++sequence}.eml`);
       await writeFile(file, info.message as Buffer);
-      logger.info({ to: mail.to, subject: mail.subject, file }, `mail written to the outbox:\n${mail.text}`);
+      logger.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox');
     },
     close: () => transport.close(),
   };

@@ -10,31 +10,33 @@
  * has more than LEASE_MARGIN_MS to run, and a lease is taken over only once expired, so a check is never run by
  * two processes at once; the slots are a fixed grid per check (runner/schedule.ts), so whoever holds it runs
  * the same slots.
+ *
+ * While the database is unreachable the runner pauses: it starts no probe, keeps the results it has (up to
+ * MAX_BUFFERED_RESULTS) and writes them once the database answers again; the next reload that succeeds resumes
+ * it, and writes again a failing state it could not persist meanwhile.
  */
 import { randomUUID } from 'node:crypto';
-import { consecutiveFailures, isCheckFailing } from '../../domain/health.js';
+import { consecutiveFailures, isCheckFailing, MS_PER_DAY } from '../../domain/health.js';
 import type { ProbeResult } from '../../runner/probe.js';
 import { startProbeLoop, type ProbeLoop } from '../../runner/probe-loop.js';
 import { CheckScheduler } from '../../runner/schedule.js';
 import type { ServerContext } from '../context.js';
-import { isSqlite } from '../db/connect.js';
+import { isDatabaseUnavailable, isSqlite } from '../db/connect.js';
 import {
   claimCheckLeases,
   countLiveSharedRunners,
   countSchedulableChecks,
   deleteHealthCheckResultsBefore,
   existingCheckIds,
+  healthCheckResultRow,
   heartbeatSharedRunner,
   insertHealthCheckResults,
   listLatestOutcomes,
   releaseCheckLeases,
   removeSharedRunner,
-  setCheckFailing,
 } from '../db/repositories/health.js';
 import type { HealthCheckResultsTable, HealthCheckRow } from '../db/schema.js';
-import { recomputeServiceHealth } from '../services/check-health.js';
-
-const MS_PER_DAY = 86_400_000;
+import { updateCheckFailing } from '../services/check-health.js';
 
 export interface SharedRunnerOptions {
   /** How often the scheduler is ticked at most, ms (it wakes earlier when a check is due sooner). */
@@ -54,7 +56,10 @@ export interface SharedRunnerOptions {
 }
 
 /** A probe starts only while the process's lease on the check has at least this long to run. */
-export const LEASE_MARGIN_MS = 2000;
+const LEASE_MARGIN_MS = 2000;
+
+/** Results kept while the database is away; the oldest go first beyond this (probing pauses meanwhile). */
+export const MAX_BUFFERED_RESULTS = 50_000;
 
 export interface SharedRunner {
   /** Reloads the checks now (a change made through the API can call it instead of waiting for the next reload). */
@@ -100,6 +105,20 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
   let healthChain: Promise<void> = Promise.resolve();
   let reloading: Promise<void> | undefined;
   let flushing: Promise<void> | undefined;
+  /** Set while the database is unreachable: no probe starts until a reload succeeds. */
+  let paused = false;
+
+  const pause = (error: unknown) => {
+    if (paused) return;
+    paused = true;
+    log.warn({ err: error }, 'database unavailable: the shared runner pauses until it answers again');
+  };
+  const resume = () => {
+    if (!paused) return;
+    paused = false;
+    log.info({ buffered: buffer.length }, 'database back: the shared runner resumes');
+    void flush();
+  };
 
   const isFailing = (state: CheckState) => isCheckFailing(state.consecutiveFailures, state.allowedFailures);
 
@@ -108,15 +127,18 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
    * (services/check-health.ts), one change at a time.
    */
   const persistFailing = (checkId: string, state: CheckState) => {
+    const check = { id: checkId, workspace_id: state.workspaceId, service_id: state.serviceId };
     const failing = state.failing;
     const run = async () => {
-      await db.transaction().execute(async (trx) => {
-        await setCheckFailing(trx, checkId, failing);
-        await recomputeServiceHealth(trx, state.workspaceId, state.serviceId, ctx.now());
-      });
+      // The results that made the check fail are stored before the health they move (a reader who sees the new
+      // health finds the failures behind it).
+      await flush();
+      await updateCheckFailing(db, check, failing, ctx.now());
     };
     healthChain = healthChain.then(run).catch((error: unknown) => {
-      log.error({ err: error, checkId }, 'could not change service health');
+      // Unreachable: the next reload that succeeds sees the stored state differ and writes it again.
+      if (isDatabaseUnavailable(error)) pause(error);
+      else log.error({ err: error, checkId }, 'could not change service health');
     });
   };
 
@@ -173,6 +195,8 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
       // A new importance is the API's to apply (services/health.ts recomputes the service as it saves).
       state.allowedFailures = row.allowed_failures;
       setFailing(row.id, state);
+      // A change that could not be written (the database was away) is written now.
+      if (Boolean(row.failing) !== state.failing) persistFailing(row.id, state);
     }
     // Paused, disabled, deleted, handed to a team runner or to another process: the API or the new holder
     // moves the service's health from here.
@@ -185,26 +209,36 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
 
   const refresh = () =>
     (reloading ??= reload()
-      .catch((error: unknown) => log.error({ err: error }, 'could not load health checks'))
+      .then(resume)
+      .catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) pause(error);
+        else log.error({ err: error }, 'could not load health checks');
+      })
       .finally(() => {
         reloading = undefined;
       }));
 
   const record = (check: HealthCheckRow, result: ProbeResult) => {
-    buffer.push({
-      check_id: check.id,
-      workspace_id: check.workspace_id,
-      start: result.start,
-      time: result.time,
-      success: result.success ? 1 : 0,
-      status: result.status ?? null,
-      error: result.error ?? null,
-    });
+    buffer.push(healthCheckResultRow(check, result));
     const state = states.get(check.id);
     if (!state) return; // removed while it ran
     state.consecutiveFailures = result.success ? 0 : state.consecutiveFailures + 1;
     setFailing(check.id, state);
   };
+
+  /** Puts a batch that could not be written back in front of the buffer, keeping the newest results. */
+  const keep = (batch: HealthCheckResultsTable[]) => {
+    buffer = [...batch, ...buffer];
+    const dropped = buffer.length - MAX_BUFFERED_RESULTS;
+    if (dropped > 0) {
+      buffer = buffer.slice(dropped);
+      log.error({ dropped }, 'too many health-check results waiting for the database: the oldest were dropped');
+    }
+  };
+
+  /** One batch in one transaction, so a batch that failed is either all written or not at all. */
+  const write = (rows: HealthCheckResultsTable[]) =>
+    db.transaction().execute((trx) => insertHealthCheckResults(trx, rows));
 
   const flush = () =>
     (flushing ??= (async () => {
@@ -212,16 +246,23 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
         const batch = buffer;
         buffer = [];
         try {
-          await insertHealthCheckResults(db, batch);
+          await write(batch);
         } catch (error) {
+          if (isDatabaseUnavailable(error)) {
+            keep(batch);
+            pause(error);
+            return;
+          }
           // Most likely a check (or its service) deleted meanwhile: drop its results and try the rest once.
           try {
             const exist = await existingCheckIds(db, [...new Set(batch.map((row) => row.check_id))]);
-            await insertHealthCheckResults(
-              db,
-              batch.filter((row) => exist.has(row.check_id)),
-            );
-          } catch {
+            await write(batch.filter((row) => exist.has(row.check_id)));
+          } catch (again) {
+            if (isDatabaseUnavailable(again)) {
+              keep(batch);
+              pause(again);
+              return;
+            }
             log.error({ err: error, results: batch.length }, 'could not write health-check results');
           }
         }
@@ -231,6 +272,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     }));
 
   const retention = async () => {
+    if (paused) return;
     try {
       const before = ctx.now().getTime() - ctx.config.resultRetentionDays * MS_PER_DAY;
       const deleted = await deleteHealthCheckResultsBefore(db, before);
@@ -258,7 +300,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
       onResult: (check, result) => record(check.row, result),
       onError: (check, error) => log.error({ err: error, checkId: check.id }, 'health check run failed'),
       // A lease about to run out (the database unreachable at the last reloads) lets another process take over.
-      mayStart: (now) => now < leaseUntil - LEASE_MARGIN_MS,
+      mayStart: (now) => !paused && now < leaseUntil - LEASE_MARGIN_MS,
       ...(options.onStart ? { onStart: options.onStart } : {}),
       maxInFlight,
       tickMs,
@@ -282,6 +324,8 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
         await healthChain;
         await flushing;
         await flush();
+        if (buffer.length > 0)
+          log.error({ results: buffer.length }, 'health-check results not written: the database is away');
         try {
           await releaseCheckLeases(db, owner);
           await removeSharedRunner(db, owner);

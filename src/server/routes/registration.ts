@@ -1,38 +1,27 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { betaCheck, betaChecked, registerWorkspace, workspaceRegistered } from '../../contract/accounts.js';
-import { errorResponses } from '../../contract/common.js';
+import type { FastifyInstance } from 'fastify';
+import { registrationOperations } from '../../contract/operations/registration.js';
 import type { ServerContext } from '../context.js';
-import { checkBetaPair, registerWorkspace as register } from '../services/registration.js';
+import { routes } from '../operations.js';
+import { registerRateLimit } from '../rate-limits.js';
+import { checkBetaPair, registerWorkspace } from '../services/registration.js';
 
-export function registrationRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
-  return async (app) => {
-    app.post(
-      '/register',
+export function registrationRoutes(ctx: ServerContext) {
+  return async (app: FastifyInstance) =>
+    routes(
+      ctx,
+      app,
+      registrationOperations,
       {
-        schema: {
-          tags: ['registration'],
-          summary: 'Step one: check that a beta key and email belong together',
-          body: betaCheck,
-          response: { 200: betaChecked, ...errorResponses(400) },
+        checkBetaKey: ({ body }) => checkBetaPair(ctx, body.beta_key, body.email),
+        registerWorkspace: async ({ body }) => {
+          const { domain, workspace } = await registerWorkspace(ctx, body);
+          return { domain, workspace };
         },
       },
-      async (request) => checkBetaPair(ctx, request.body.beta_key, request.body.email),
-    );
-
-    app.post(
-      '/registration/register-workspace',
+      // Beta keys must not be guessed: both steps are limited per address.
       {
-        schema: {
-          tags: ['registration'],
-          summary: 'Step two: create the workspace and its owner',
-          body: registerWorkspace,
-          response: { 201: workspaceRegistered, ...errorResponses(400, 409) },
-        },
-      },
-      async (request, reply) => {
-        const { domain, workspace } = await register(ctx, request.body);
-        return reply.code(201).send({ domain, workspace });
+        checkBetaKey: { config: { rateLimit: registerRateLimit(ctx) } },
+        registerWorkspace: { config: { rateLimit: registerRateLimit(ctx) } },
       },
     );
-  };
 }

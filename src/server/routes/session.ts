@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { sessionCreate, sessionCreated, sessionDelete, tokenRequest, tokenResponse } from '../../contract/accounts.js';
-import { errorResponses } from '../../contract/common.js';
+import type { FastifyInstance } from 'fastify';
+import { sessionOperations } from '../../contract/operations/session.js';
 import type { ServerContext } from '../context.js';
 import { requireNamedWorkspace, requireWorkspace, SESSION_COOKIE, sessionCookieOptions } from '../http.js';
+import { route, routes } from '../operations.js';
 import { issueClientToken, issueSessionToken, login, logout } from '../services/auth.js';
 
 /** HTTP Basic credentials (OAuth 2.0 client authentication: id and secret form-URL-encoded), if sent. */
@@ -23,87 +22,72 @@ function basicCredentials(authorization: string | undefined): { client_id: strin
   }
 }
 
-export function sessionRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
+export function sessionRoutes(ctx: ServerContext) {
   const rateLimit = {
     max: ctx.config.authRateLimitPerMinute,
     timeWindow: '1 minute',
     keyGenerator: (request: { ip: string; headers: { host?: string } }) =>
       `${request.headers.host ?? ''}|${request.ip}`,
   };
-  return async (app) => {
-    // OAuth clients send the token request form-encoded (RFC 6749); only these routes read such bodies.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  const { issueToken, ...sessionOnly } = sessionOperations;
+  return async (app: FastifyInstance) => {
+    // Logging in takes JSON only: a form posted from another site could log its visitor in to another account
+    // (login CSRF), and JSON from another origin needs a CORS preflight this API never grants. Logging out needs
+    // no body: an empty JSON body counts as none.
+    const json = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (body === '') done(null, undefined);
+      else json(request, body as string, done);
     });
 
-    app.post(
-      '/session',
+    routes(
+      ctx,
+      app,
+      sessionOnly,
       {
-        config: { rateLimit },
-        schema: {
-          tags: ['session'],
-          summary: 'Log in with email and password; sets the session cookie',
-          body: sessionCreate,
-          response: { 200: sessionCreated, ...errorResponses(400, 401, 403, 404, 429) },
-        },
-      },
-      async (request, reply) => {
-        const workspace = await requireNamedWorkspace(ctx, request, request.body.workspace);
-        const { sessionToken, user } = await login(ctx, workspace, request.body, request.ip);
-        void reply.setCookie(SESSION_COOKIE, sessionToken, sessionCookieOptions(ctx));
-        return { workspace: workspace.domain, handle: user.handle };
-      },
-    );
-
-    app.delete(
-      '/session',
-      {
-        schema: {
-          tags: ['session'],
-          summary: 'Log out: ends the session',
-          body: sessionDelete.optional(),
-          response: { 204: z.null().describe('Logged out'), ...errorResponses(404) },
-        },
-      },
-      async (request, reply) => {
-        await requireWorkspace(ctx, request);
-        await logout(ctx, request.cookies[SESSION_COOKIE]);
-        void reply.clearCookie(SESSION_COOKIE, { path: '/' });
-        return reply.code(204).send(null);
-      },
-    );
-
-    app.post(
-      '/token',
-      {
-        config: { rateLimit },
-        schema: {
-          tags: ['session'],
-          summary:
-            'A short-lived access token: grant_type=session exchanges the session cookie (sub user:{workspace}:' +
-            '{handle}); grant_type=client_credentials takes an API client’s client_id and client_secret (in the ' +
-            'body, JSON or form-encoded, or as HTTP Basic) and an optional space-separated scope narrowing the ' +
-            'client’s scopes (sub client:{workspace}:{client handle}). Bad credentials: 401',
-          body: tokenRequest,
-          response: { 200: tokenResponse, ...errorResponses(400, 401, 403, 404, 429) },
-        },
-      },
-      async (request) => {
-        const { body } = request;
-        if (body.grant_type === 'session') {
+        createSession: async ({ body, request, reply }) => {
           const workspace = await requireNamedWorkspace(ctx, request, body.workspace);
-          return issueSessionToken(ctx, workspace, request.cookies[SESSION_COOKIE]);
-        }
-        const workspace = body.workspace
-          ? await requireNamedWorkspace(ctx, request, body.workspace)
-          : await requireWorkspace(ctx, request);
-        const basic = basicCredentials(request.headers.authorization);
-        return issueClientToken(ctx, workspace, {
-          client_id: body.client_id ?? basic?.client_id,
-          client_secret: body.client_secret ?? basic?.client_secret,
-          scope: body.scope,
-        });
+          const { sessionToken, user } = await login(ctx, workspace, body, request.ip);
+          void reply.setCookie(SESSION_COOKIE, sessionToken, sessionCookieOptions(ctx));
+          return { workspace: workspace.domain, handle: user.handle };
+        },
+        deleteSession: async ({ request, reply }) => {
+          await requireWorkspace(ctx, request);
+          await logout(ctx, request.cookies[SESSION_COOKIE]);
+          void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+          return null;
+        },
       },
+      { createSession: { config: { rateLimit } } },
     );
+
+    // OAuth clients send the token request form-encoded (RFC 6749); only this route reads such bodies.
+    await app.register(async (oauth) => {
+      oauth.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      });
+      route(
+        ctx,
+        oauth,
+        issueToken,
+        async ({ body, request }) => {
+          if (body.grant_type === 'session') {
+            const workspace = await requireNamedWorkspace(ctx, request, body.workspace);
+            return issueSessionToken(ctx, workspace, request.cookies[SESSION_COOKIE]);
+          }
+          const workspace = body.workspace
+            ? await requireNamedWorkspace(ctx, request, body.workspace)
+            : await requireWorkspace(ctx, request);
+          const basic = basicCredentials(request.headers.authorization);
+          return issueClientToken(ctx, workspace, {
+            client_id: body.client_id ?? basic?.client_id,
+            client_secret: body.client_secret ?? basic?.client_secret,
+            scope: body.scope,
+          });
+        },
+        { config: { rateLimit } },
+      );
+    });
   };
 }

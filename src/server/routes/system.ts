@@ -1,12 +1,22 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import { systemOperations } from '../../contract/operations/system.js';
+import type { ServerContext } from '../context.js';
+import { databaseAnswers } from '../db/connect.js';
+import { serviceUnavailable } from '../errors.js';
+import { routes } from '../operations.js';
 
-/** Liveness and the API contract. */
-export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/healthz',
-    { schema: { hide: true, response: { 200: z.object({ status: z.literal('ok') }) } } },
-    async () => ({ status: 'ok' as const }),
-  );
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-};
+/** How long readiness waits for the database's `select 1`. */
+const READINESS_TIMEOUT_MS = 2000;
+
+/** Readiness, liveness and the API contract. */
+export function systemRoutes(ctx: ServerContext) {
+  return async (app: FastifyInstance) =>
+    routes(ctx, app, systemOperations, {
+      getReadiness: async () => {
+        if (!(await databaseAnswers(ctx.database.db, READINESS_TIMEOUT_MS))) throw serviceUnavailable();
+        return { status: 'ok' as const };
+      },
+      getLiveness: () => ({ status: 'ok' as const }),
+      getOpenApiDocument: () => app.swagger(),
+    });
+}

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { workspaceOfHost } from '../http.js';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
 
@@ -13,10 +15,19 @@ export function renderIndexHtml(template: string, ctx: Pick<ServerContext, 'conf
   return template.replace('<!--beacon-config-->', meta);
 }
 
+/** Whether an Accept-Encoding header accepts `coding` (named, and not refused with q=0). */
+export function acceptsEncoding(header: string | undefined, coding: string): boolean {
+  return (header ?? '').split(',').some((part) => {
+    const [name, ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    return name === coding && !params.some((param) => /^q=0(\.0*)?$/.test(param));
+  });
+}
+
 /**
  * Serves the built app (dist/app) on the API's origin: files as they are (hashed assets cached for good,
  * the service worker and the page never), and index.html for every other page path so the router takes over.
- * Without a build, pages answer with a hint to run it.
+ * Assets go as the `.br` or `.gz` twin the build wrote when the browser accepts it; the page is compressed once
+ * here. Without a build, pages answer with a hint to run it.
  */
 export async function registerWebApp(
   app: FastifyInstance,
@@ -37,14 +48,33 @@ export async function registerWebApp(
     prefix: '/',
     index: false,
     wildcard: true,
+    preCompressed: true,
     setHeaders(res, path) {
       if (/[\\/]assets[\\/]/.test(path)) res.header('cache-control', 'public, max-age=31536000, immutable');
       else res.header('cache-control', 'no-cache');
       if (path.endsWith('.webmanifest')) res.header('content-type', 'application/manifest+json');
     },
   });
-  const sendPage = (reply: FastifyReply) =>
-    reply.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  const page = { br: brotliCompressSync(html), gzip: gzipSync(html) };
+  const sendPage = (reply: FastifyReply) => {
+    const accepted = reply.request.headers['accept-encoding'];
+    const coding = acceptsEncoding(accepted, 'br') ? 'br' : acceptsEncoding(accepted, 'gzip') ? 'gzip' : null;
+    reply.code(200).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+    if (coding) reply.header('content-encoding', coding);
+    return reply.type('text/html; charset=utf-8').send(coding ? page[coding] : html);
+  };
+  // The installed app carries its workspace's name ("Acme · Beacon"), so two installed workspaces can be told apart.
+  const manifestFile = join(webDir, 'manifest.webmanifest');
+  if (existsSync(manifestFile)) {
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
+    app.get('/manifest.webmanifest', { schema: { hide: true } }, async (request, reply) => {
+      const workspace = await workspaceOfHost(ctx, request);
+      const named = workspace
+        ? { ...manifest, name: `${workspace.name} · Beacon`, short_name: workspace.name }
+        : manifest;
+      return reply.header('cache-control', 'no-cache').type('application/manifest+json').send(JSON.stringify(named));
+    });
+  }
   // The static handler would answer the bare root as a directory listing request (403).
   app.get('/', { schema: { hide: true } }, (_request, reply) => sendPage(reply));
   // The service worker precaches the page by this name; it must get the same settings.

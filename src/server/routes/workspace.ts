@@ -1,22 +1,13 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { workspace } from '../../contract/accounts.js';
-import { errorResponses } from '../../contract/common.js';
+import type { FastifyInstance } from 'fastify';
+import { workspaceOperations } from '../../contract/operations/workspace.js';
 import type { ServerContext } from '../context.js';
 import { requireWorkspace } from '../http.js';
+import { routes } from '../operations.js';
 import { toWorkspace } from '../services/registration.js';
 
-export function workspaceRoutes(ctx: ServerContext): FastifyPluginAsyncZod {
-  return async (app) => {
-    app.get(
-      '/workspace',
-      {
-        schema: {
-          tags: ['workspace'],
-          summary: 'The workspace of the Host subdomain',
-          response: { 200: workspace, ...errorResponses(404) },
-        },
-      },
-      async (request) => toWorkspace(await requireWorkspace(ctx, request)),
-    );
-  };
+export function workspaceRoutes(ctx: ServerContext) {
+  return async (app: FastifyInstance) =>
+    routes(ctx, app, workspaceOperations, {
+      getWorkspace: async ({ request }) => toWorkspace(await requireWorkspace(ctx, request)),
+    });
 }

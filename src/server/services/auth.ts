@@ -1,5 +1,6 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { line } from '../../contract/common.js';
 import { isClientScope, parseScopeParameter } from '../../domain/scopes.js';
 import { messages } from '../../domain/validators.js';
 import { isoNow, type ServerContext } from '../context.js';
@@ -18,9 +19,14 @@ import type { ClientRow, UserRow, WorkspaceRow } from '../db/schema.js';
 import { clientCacheKey, type CachedCaller, type ClientPrincipal, type TokenSubject } from './caller-cache.js';
 import { decoyPasswordHash, randomToken, sha256, verifyPassword } from './secrets.js';
 
-/** DESIGN.md section 4a: 429 after at most 20 failed logins in 10 minutes per workspace and address. */
-export const LOGIN_FAILURE_LIMIT = 20;
+/**
+ * DESIGN.md 4a: failed logins are limited per account (its workspace and login, from any address), so many
+ * addresses cannot hammer one user, and per address across accounts with a higher bar, so one address cannot
+ * lock a whole workspace out. Either answers 429 with Retry-After until its oldest failure leaves the window.
+ */
 export const LOGIN_FAILURE_WINDOW_SECONDS = 600;
+export const ACCOUNT_FAILURE_LIMIT = 20;
+export const ADDRESS_FAILURE_LIMIT = 100;
 
 export interface LoginResult {
   sessionToken: string;
@@ -35,14 +41,17 @@ export async function login(
 ): Promise<LoginResult> {
   const { db } = ctx.database;
   if (workspace.status === 'inactive') throw forbidden('Workspace Inactive');
+  const account = credentials.login.trim().toLowerCase();
   const since = isoNow(ctx, -LOGIN_FAILURE_WINDOW_SECONDS);
-  const failures = await loginFailuresSince(db, workspace.id, address, since);
-  if (failures.count >= LOGIN_FAILURE_LIMIT) {
-    const oldest = failures.oldest ? Date.parse(failures.oldest) : ctx.now().getTime();
-    const retryAfter = Math.max(
-      1,
-      Math.ceil((oldest + LOGIN_FAILURE_WINDOW_SECONDS * 1000 - ctx.now().getTime()) / 1000),
-    );
+  const failures = await loginFailuresSince(db, { workspaceId: workspace.id, account, address }, since);
+  const over = [
+    failures.account.count >= ACCOUNT_FAILURE_LIMIT && failures.account,
+    failures.address.count >= ADDRESS_FAILURE_LIMIT && failures.address,
+  ].filter((count) => count !== false);
+  if (over.length > 0) {
+    const now = ctx.now().getTime();
+    const until = Math.max(...over.map(({ oldest }) => (oldest ? Date.parse(oldest) : now)));
+    const retryAfter = Math.max(1, Math.ceil((until + LOGIN_FAILURE_WINDOW_SECONDS * 1000 - now) / 1000));
     throw new HttpError(429, 'Too many failed logins, try again later', undefined, {
       'retry-after': String(retryAfter),
     });
@@ -50,7 +59,7 @@ export async function login(
   const user = await findUserByEmail(db, workspace.id, credentials.login.trim());
   const ok = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), credentials.password);
   if (!user || !ok) {
-    await recordLoginFailure(db, workspace.id, address, isoNow(ctx));
+    await recordLoginFailure(db, { workspace_id: workspace.id, account, address, at: isoNow(ctx) }, since);
     throw unauthorized(messages.loginFailed);
   }
   const sessionToken = randomToken();
@@ -223,7 +232,8 @@ async function authenticateClient(
   return { ...caller, client: { ...client, scopes: subject.scopes.filter((s) => client.scopes.includes(s)) } };
 }
 
-export const INVALID_CLIENT = 'Invalid client credentials';
+const INVALID_CLIENT = 'Invalid client credentials';
+const oneLine = line();
 
 function sameSecret(secret: string, secretHash: string): boolean {
   const given = Buffer.from(sha256(secret), 'hex');
@@ -241,7 +251,8 @@ export async function issueClientToken(
   credentials: { client_id?: string | undefined; client_secret?: string | undefined; scope?: string | undefined },
 ): Promise<AccessToken> {
   const { client_id: clientId, client_secret: secret } = credentials;
-  if (!clientId || !secret) throw unauthorized(INVALID_CLIENT);
+  // HTTP Basic credentials come past the contract's checks; PostgreSQL cannot compare a string holding a NUL.
+  if (!clientId || !secret || !oneLine.safeParse(clientId).success) throw unauthorized(INVALID_CLIENT);
   const found = await findClientOnWorkspace(ctx.database.db, { clientId }, workspace.domain);
   // Hash the secret whatever happens, so the timing does not tell whether the client exists.
   const ok = sameSecret(secret, found?.client.secret_hash ?? '0'.repeat(64));

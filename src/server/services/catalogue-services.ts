@@ -32,9 +32,9 @@ import { AUTOCOMPLETE_LIMIT, findTeamOr404, teamRef } from './teams.js';
 import { assetUrl } from './users.js';
 import { serviceScope, viewerOf } from './viewer.js';
 
-export const SERVICE_NOT_FOUND = 'The service was not found';
+const SERVICE_NOT_FOUND = 'The service was not found';
 
-export function toService(row: ServiceListRow, viewer: Viewer): Service {
+function toService(row: ServiceListRow, viewer: Viewer): Service {
   return {
     id: row.id,
     handle: row.handle,

@@ -2,17 +2,18 @@
  * How a service's health moves (DESIGN.md 5): manual changes, notices and checks all write it through
  * setServiceHealth, which logs the transition and emits an event in the caller's transaction.
  * recomputeServiceHealth derives it from the persisted signals: the importance of every failing check and the
- * health held by every open notice; with none, the service is good.
+ * health held by every open notice; with none, the service is good. updateCheckFailing is the one way a
+ * runner (shared or team) moves a check's failing state.
  */
 import type { Health } from '../../domain/catalogue.js';
 import { worstHealth } from '../../domain/health.js';
 import { recordEvent } from '../db/repositories/events.js';
-import { recordHealthTransition } from '../db/repositories/health.js';
+import { listHealthSignals, recordHealthTransition, setCheckFailing } from '../db/repositories/health.js';
 import { changeServiceHealth } from '../db/repositories/services.js';
-import type { HealthTransitionsTable } from '../db/schema.js';
+import type { HealthCheckRow, HealthTransitionsTable } from '../db/schema.js';
 import type { Db } from '../db/repositories/workspaces.js';
 
-export const HEALTH_CHANGED_EVENT = 'service.health_changed';
+const HEALTH_CHANGED_EVENT = 'service.health_changed';
 
 export interface HealthChange {
   workspaceId: string;
@@ -51,33 +52,6 @@ export async function setServiceHealth(trx: Db, change: HealthChange): Promise<b
   return true;
 }
 
-/** The health the signals call for: the worst of the failing checks' importances and open notices' health. */
-export async function derivedServiceHealth(db: Db, workspaceId: string, serviceId: string): Promise<Health> {
-  const [checks, notices] = await Promise.all([
-    db
-      .selectFrom('health_checks')
-      .select('importance')
-      .where('workspace_id', '=', workspaceId)
-      .where('service_id', '=', serviceId)
-      .where('failing', '=', 1)
-      .where('disabled', '=', 0)
-      .where('paused', '=', 0)
-      .execute(),
-    db
-      .selectFrom('notices')
-      .select('health')
-      .where('workspace_id', '=', workspaceId)
-      .where('service_id', '=', serviceId)
-      .where('open', '=', 1)
-      .where('health', 'is not', null)
-      .execute(),
-  ]);
-  return worstHealth(
-    ...checks.map((check) => check.importance),
-    ...notices.map((notice) => notice.health).filter((health): health is Health => health !== null),
-  );
-}
-
 /**
  * After a check started or stopped failing (or was paused, disabled or deleted while failing): the service takes
  * the derived health, in one transaction. True when it changed.
@@ -90,8 +64,25 @@ export async function recomputeServiceHealth(
   cause: Pick<HealthChange, 'source' | 'actorId' | 'announce'> = { source: 'check', actorId: null },
 ) {
   const run = async (trx: Db) => {
-    const health = await derivedServiceHealth(trx, workspaceId, serviceId);
+    const health = worstHealth(...(await listHealthSignals(trx, workspaceId, serviceId)));
     return setServiceHealth(trx, { workspaceId, serviceId, health, at: now, ...cause });
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/**
+ * Persists whether a check is failing and, when that changed, lets its service take the health its signals now
+ * call for, in one transaction. True when the check's state changed.
+ */
+export async function updateCheckFailing(
+  db: Db,
+  check: Pick<HealthCheckRow, 'id' | 'workspace_id' | 'service_id'>,
+  failing: boolean,
+  now: Date,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const changed = await setCheckFailing(trx, check.workspace_id, check.id, failing);
+    if (changed) await recomputeServiceHealth(trx, check.workspace_id, check.service_id, now);
+    return changed;
+  });
 }

@@ -12,7 +12,7 @@ import {
 import type { ClientRow } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import type { Caller } from './auth.js';
-import { firstFreeHandle, handleFromName, requireValidHandle, withFreeHandle } from './handles.js';
+import { chooseHandle, withFreeHandle } from './handles.js';
 import { randomToken, sha256 } from './secrets.js';
 import { adminTeam } from './teams.js';
 
@@ -21,7 +21,7 @@ import { adminTeam } from './teams.js';
  * only. The secret is shown once, in the answer to create or update-secret; only its SHA-256 is stored (a
  * 256-bit random secret needs no slow hash). A new secret, or deleting the client, revokes its tokens.
  */
-export const CLIENT_NOT_FOUND = 'The client was not found';
+const CLIENT_NOT_FOUND = 'The client was not found';
 
 function toClient(row: ClientRow, team: { id: string; handle: string }, secret?: string): Client {
   return {
@@ -66,13 +66,7 @@ export async function createClient(
   const { db } = ctx.database;
   const workspaceId = caller.workspace.id;
   const taken = (handle: string) => clientHandleTaken(db, workspaceId, handle);
-  let handle: string;
-  if (input.handle !== undefined) {
-    requireValidHandle(input.handle);
-    handle = input.handle;
-  } else {
-    handle = await firstFreeHandle(handleFromName(input.name, 'client'), taken);
-  }
+  const handle = await chooseHandle(input, 'client', taken);
   const secret = randomToken();
   const now = isoNow(ctx);
   const row: ClientRow = {

@@ -3,6 +3,7 @@ import { isoNow, type ServerContext } from '../context.js';
 import { findUserByEmail, insertUser, newUserRow, updateUser } from '../db/repositories/users.js';
 import { findWorkspaceByDomain, insertWorkspace } from '../db/repositories/workspaces.js';
 import type { Stage, Visibility } from '../../domain/catalogue.js';
+import { MS_PER_DAY } from '../../domain/health.js';
 import type { NoticeCreate, NoticeUpdate } from '../../contract/notices.js';
 import type { WorkspaceRow } from '../db/schema.js';
 import { changeService, createService, updateServiceFields } from './catalogue-services.js';
@@ -214,7 +215,6 @@ const DEMO_STORY: Array<{
   },
 ];
 
-const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
 /**
@@ -230,7 +230,7 @@ async function seedDemoCatalogue(ctx: ServerContext, workspace: WorkspaceRow): P
   const now = ctx.now().getTime();
   const at = (daysAgo: number, hoursLater = 0): ServerContext => ({
     ...ctx,
-    now: () => new Date(now - daysAgo * DAY_MS + hoursLater * HOUR_MS),
+    now: () => new Date(now - daysAgo * MS_PER_DAY + hoursLater * HOUR_MS),
   });
   const past = at(14);
   for (const team of DEMO_TEAMS) {

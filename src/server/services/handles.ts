@@ -2,7 +2,7 @@ import { isHandle, messages } from '../../domain/validators.js';
 import { badRequest, conflict, HttpError } from '../errors.js';
 
 /** Spec (platform 5): the create forms' text for a taken handle, teams and services alike. */
-export const HANDLE_TAKEN = 'Service handle is already taken';
+const HANDLE_TAKEN = 'Service handle is already taken';
 
 /** A new team or service handle: the shared handle rule, lowercase only (as for user handles). */
 export function requireValidHandle(handle: string): void {
@@ -25,8 +25,22 @@ export async function withFreeHandle(taken: () => Promise<boolean>, write: () =>
   }
 }
 
+/**
+ * The handle of a new client or runner: the one asked for (valid, or 400), else the first free one made from
+ * its name, with `fallback` for names too short to make one.
+ */
+export async function chooseHandle(
+  input: { handle?: string | undefined; name: string },
+  fallback: string,
+  taken: (handle: string) => Promise<boolean>,
+): Promise<string> {
+  if (input.handle === undefined) return firstFreeHandle(handleFromName(input.name, fallback), taken);
+  requireValidHandle(input.handle);
+  return input.handle;
+}
+
 /** A handle made from a name ('Deploy Bot!' -> 'deploy-bot'), at least 3 characters. */
-export function handleFromName(name: string, fallback: string): string {
+function handleFromName(name: string, fallback: string): string {
   const base = name
     .toLowerCase()
     .normalize('NFKD')
@@ -38,7 +52,7 @@ export function handleFromName(name: string, fallback: string): string {
 }
 
 /** The first of `base`, `base-2`, `base-3`, ... that is not taken. */
-export async function firstFreeHandle(base: string, taken: (handle: string) => Promise<boolean>): Promise<string> {
+async function firstFreeHandle(base: string, taken: (handle: string) => Promise<boolean>): Promise<string> {
   for (let n = 1; ; n++) {
     const handle = n === 1 ? base : `${base}-${n}`;
     if (!(await taken(handle))) return handle;

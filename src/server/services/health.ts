@@ -7,7 +7,14 @@ import type {
   HealthCheckUpdate,
 } from '../../contract/health.js';
 import { canEditService } from '../../domain/catalogue.js';
-import { DAILY_HEALTH_MAX_DAYS, dailyHealth, utcDate, utcDayStart } from '../../domain/health.js';
+import {
+  DAILY_HEALTH_MAX_DAYS,
+  dailyHealth,
+  dailyHealthReportFrom,
+  MS_PER_DAY,
+  utcDate,
+  utcDayStart,
+} from '../../domain/health.js';
 import { isoNow, type ServerContext } from '../context.js';
 import {
   findHealthCheck,
@@ -26,13 +33,12 @@ import { editableService, visibleService } from './catalogue-services.js';
 import { requireTeamRunner } from './runners.js';
 import { recomputeServiceHealth } from './check-health.js';
 
-export const HEALTH_CHECK_NOT_FOUND = 'The health check was not found';
-const MS_PER_DAY = 86_400_000;
+const HEALTH_CHECK_NOT_FOUND = 'The health check was not found';
 /** Results report: the last 24 h unless asked otherwise, at most this many results (the newest). */
 const RESULTS_DEFAULT_MS = MS_PER_DAY;
-export const RESULTS_LIMIT = 1000;
+const RESULTS_LIMIT = 1000;
 
-export function toHealthCheck(row: HealthCheckRow, serviceHandle: string): HealthCheck {
+function toHealthCheck(row: HealthCheckRow, serviceHandle: string): HealthCheck {
   return {
     id: row.id,
     name: row.name,
@@ -59,7 +65,7 @@ function parseRange(query: { from?: string; to?: string }, defaults: { from: (to
 /**
  * DESIGN.md 4a and 5: seconds per non-good state for each UTC day from `from` to `to` (default: the later of
  * the service's creation and 89 days before today's midnight, to now), oldest first, today included. A range
- * over 90 days is refused. No transition means good since the service was created.
+ * over 90 days answers its last 90. No transition means good since the service was created.
  */
 export async function serviceHealthDaily(
   ctx: ServerContext,
@@ -70,17 +76,8 @@ export async function serviceHealthDaily(
   const { row } = await visibleService(ctx, caller, idOrHandle);
   const createdAt = Date.parse(row.created_at);
   const now = ctx.now().getTime();
-  const range = parseRange(query, {
-    to: now,
-    from: (to) => Math.max(createdAt, utcDayStart(utcDate(to)) - (DAILY_HEALTH_MAX_DAYS - 1) * MS_PER_DAY),
-  });
-  const days = (utcDayStart(utcDate(range.to)) - utcDayStart(utcDate(range.from))) / MS_PER_DAY + 1;
-  if (days > DAILY_HEALTH_MAX_DAYS) {
-    throw badRequest(
-      `The range spans more than ${DAILY_HEALTH_MAX_DAYS} days`,
-      fieldError('from', `At most ${DAILY_HEALTH_MAX_DAYS} days before to`),
-    );
-  }
+  const range = parseRange(query, { to: now, from: (to) => dailyHealthReportFrom(createdAt, to) });
+  // Spec: the report keeps only the last 90 entries; a longer range answers its last 90 days (domain dailyHealth).
   return dailyHealthWithCache(ctx, caller.workspace.id, row.id, {
     from: Math.max(range.from, createdAt),
     to: range.to,
@@ -102,7 +99,9 @@ async function dailyHealthWithCache(
   range: { from: number; to: number; createdAt: number; now: number },
 ): Promise<DailyHealthEntry[]> {
   const { db } = ctx.database;
-  const { from, to } = range;
+  const { to } = range;
+  // A range over 90 days answers its last 90, from their first midnight (domain dailyHealth): list only those.
+  const from = Math.max(range.from, utcDayStart(utcDate(to)) - (DAILY_HEALTH_MAX_DAYS - 1) * MS_PER_DAY);
   if (to < from) return [];
   const dayStarts: number[] = [];
   for (let day = utcDayStart(utcDate(from)); day <= to; day += MS_PER_DAY) dayStarts.push(day);

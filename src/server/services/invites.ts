@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Invite, User } from '../../contract/accounts.js';
 import { canInvite } from '../../domain/roles.js';
 import { isEmail, isHandle, isStrongPassword, messages } from '../../domain/validators.js';
 import { workspaceOrigin } from '../config.js';
@@ -12,12 +13,15 @@ import {
   listPendingInvites,
   renewInvite,
 } from '../db/repositories/invites.js';
+import { enqueueMail } from '../db/repositories/mail-outbox.js';
 import type { SearchPage } from '../db/repositories/users.js';
 import { findUserByEmail, findUserByHandle, insertUser, newUserRow } from '../db/repositories/users.js';
 import type { InviteRow, UserRow, WorkspaceRow } from '../db/schema.js';
+import type { Caller } from './auth.js';
 import { hashPassword, randomToken, sha256 } from './secrets.js';
+import { toUser } from './users.js';
 
-export function toInvite(row: InviteRow) {
+export function toInvite(row: InviteRow): Invite {
   return { id: row.id, email: row.email, last_sent: row.last_sent };
 }
 
@@ -25,22 +29,19 @@ function requireInviter(actor: UserRow): void {
   if (!canInvite(actor.role)) throw forbidden('Only owners and admins can invite users');
 }
 
-async function mailInvite(
-  ctx: ServerContext,
-  workspace: WorkspaceRow,
-  actor: UserRow,
-  invite: InviteRow,
-  code: string,
-) {
+/** The invite mail with its link, queued in the transaction that sets the code. */
+function inviteMail(ctx: ServerContext, workspace: WorkspaceRow, actor: UserRow, invite: InviteRow, code: string) {
   const link = `${workspaceOrigin(ctx.config, workspace.domain)}/invite/${invite.id}?code=${encodeURIComponent(code)}`;
-  await ctx.mailer.send({
-    to: invite.email,
+  return {
+    kind: 'mail' as const,
+    recipient: invite.email,
     subject: `${actor.name} invited you to ${workspace.name} on Beacon`,
-    text: `Hello,\n\n${actor.name} invited you to join the ${workspace.name} workspace on Beacon. Open this link to choose your name, handle and password:\n\n${link}\n`,
-  });
+    body: `Hello,\n\n${actor.name} invited you to join the ${workspace.name} workspace on Beacon. Open this link to choose your name, handle and password:\n\n${link}\n`,
+  };
 }
 
-export async function inviteUser(ctx: ServerContext, workspace: WorkspaceRow, actor: UserRow, rawEmail: string) {
+export async function inviteUser(ctx: ServerContext, caller: Caller, rawEmail: string): Promise<Invite> {
+  const { workspace, user: actor } = caller;
   requireInviter(actor);
   const email = rawEmail.trim().toLowerCase();
   if (!isEmail(email)) throw badRequest(messages.emailNotValid, { email: [messages.emailNotValid] });
@@ -63,27 +64,35 @@ export async function inviteUser(ctx: ServerContext, workspace: WorkspaceRow, ac
     created_at: now,
     accepted_at: null,
   };
-  await insertInvite(db, invite);
-  await mailInvite(ctx, workspace, actor, invite, code);
+  // The invite and its mail together: SMTP being down neither fails the request nor strands the invite.
+  await db.transaction().execute(async (trx) => {
+    await insertInvite(trx, invite);
+    await enqueueMail(trx, inviteMail(ctx, workspace, actor, invite, code));
+  });
+  ctx.wakeMail?.();
   return toInvite(invite);
 }
 
-export async function listInvites(ctx: ServerContext, workspace: WorkspaceRow, actor: UserRow, page: SearchPage) {
-  requireInviter(actor);
-  const { rows, total } = await listPendingInvites(ctx.database.db, workspace.id, page);
+export async function listInvites(ctx: ServerContext, caller: Caller, page: SearchPage) {
+  requireInviter(caller.user);
+  const { rows, total } = await listPendingInvites(ctx.database.db, caller.workspace.id, page);
   return { invites: rows.map(toInvite), total };
 }
 
 /** Sends the invite again with a fresh code (the old link stops working). */
-export async function resendInvite(ctx: ServerContext, workspace: WorkspaceRow, actor: UserRow, inviteId: string) {
+export async function resendInvite(ctx: ServerContext, caller: Caller, inviteId: string): Promise<Invite> {
+  const { workspace, user: actor } = caller;
   requireInviter(actor);
   const invite = await findInvite(ctx.database.db, workspace.id, inviteId);
   if (!invite || invite.accepted_at) throw notFound('Invite not found');
   const code = randomToken();
   const now = isoNow(ctx);
-  await renewInvite(ctx.database.db, workspace.id, invite.id, sha256(code), now);
   const renewed = { ...invite, code_hash: sha256(code), last_sent: now };
-  await mailInvite(ctx, workspace, actor, renewed, code);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await renewInvite(trx, workspace.id, invite.id, renewed.code_hash, now);
+    await enqueueMail(trx, inviteMail(ctx, workspace, actor, renewed, code));
+  });
+  ctx.wakeMail?.();
   return toInvite(renewed);
 }
 
@@ -95,7 +104,7 @@ export interface Join {
 const INVALID_INVITE = 'This invitation is invalid or has already been used';
 
 /** Accepts an invitation: the new member gets the invited email and the member role. */
-export async function joinWorkspace(ctx: ServerContext, workspace: WorkspaceRow, input: Join): Promise<UserRow> {
+export async function joinWorkspace(ctx: ServerContext, workspace: WorkspaceRow, input: Join): Promise<User> {
   const errors: Record<string, string[]> = {};
   if (!isHandle(input.user.handle) || input.user.handle !== input.user.handle.toLowerCase())
     errors.handle = [messages.joinHandleNotValid];
@@ -140,5 +149,5 @@ export async function joinWorkspace(ctx: ServerContext, workspace: WorkspaceRow,
   }
   const user = await findUserByHandle(db, workspace.id, input.user.handle);
   if (!user) throw new Error('joined user vanished');
-  return user;
+  return toUser(user);
 }

@@ -5,12 +5,12 @@ import { deleteMute, findProfile, listMutes, upsertMute, type MuteRow } from '..
 import type { UserRow } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Caller } from './auth.js';
-import { getUser } from './users.js';
+import { findUserOr404 } from './users.js';
 import { serviceScope, viewerOf } from './viewer.js';
 
 /** Mutes are private: only the user reads or changes their own (spec: the Muted tab is on one's own profile). */
 async function requireSelf(ctx: ServerContext, caller: Caller, username: string): Promise<UserRow> {
-  const target = await getUser(ctx, caller.workspace, username);
+  const target = await findUserOr404(ctx, caller.workspace.id, username);
   if (target.id !== caller.user.id) throw forbidden('You can only see and change your own mutes');
   return target;
 }

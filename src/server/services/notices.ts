@@ -33,9 +33,9 @@ import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { recomputeServiceHealth, setServiceHealth } from './check-health.js';
 
-export const NOTICE_NOT_FOUND = 'The notice was not found';
-export const NOTICE_CREATED_EVENT = 'notice.created';
-export const NOTICE_UPDATED_EVENT = 'notice.updated';
+const NOTICE_NOT_FOUND = 'The notice was not found';
+const NOTICE_CREATED_EVENT = 'notice.created';
+const NOTICE_UPDATED_EVENT = 'notice.updated';
 
 type ServiceRef = Pick<ServiceListRow, 'id' | 'handle' | 'name'>;
 

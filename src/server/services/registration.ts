@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Workspace } from '../../contract/accounts.js';
-import { isDomain, isEmail, isHandle, isReservedDomain, isStrongPassword, messages } from '../../domain/validators.js';
+import { isEmail, isHandle, isStrongPassword, messages, workspaceDomainError } from '../../domain/validators.js';
 import { workspaceOrigin } from '../config.js';
 import { isoNow, type ServerContext } from '../context.js';
 import { badRequest, conflict, HttpError } from '../errors.js';
@@ -67,10 +67,8 @@ function registrationErrors(input: Registration): Record<string, string[]> {
     add('owner.handle', messages.handleNotValid);
   }
   if (!isStrongPassword(input.owner.password)) add('owner.password', messages.passwordNotStrongLong);
-  const domain = input.workspace.domain;
-  if (domain.length < 3) add('workspace.domain', messages.domainTooShort);
-  else if (!isDomain(domain)) add('workspace.domain', 'Domain can only contain lowercase letters, digits and dashes');
-  else if (isReservedDomain(domain)) add('workspace.domain', 'This domain is reserved');
+  const domainError = workspaceDomainError(input.workspace.domain);
+  if (domainError) add('workspace.domain', domainError);
   if (input.beta_key.trim().length !== 6) add('beta_key', messages.invalidBetaCode);
   return errors;
 }

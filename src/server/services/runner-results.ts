@@ -1,10 +1,10 @@
 import { consecutiveFailures, isCheckFailing } from '../../domain/health.js';
 import type { RunnerResultInput, RunnerResultsAccepted } from '../../contract/clients.js';
 import type { ServerContext } from '../context.js';
-import { insertHealthCheckResults, listLatestOutcomes, setCheckFailing } from '../db/repositories/health.js';
+import { healthCheckResultRow, insertHealthCheckResults, listLatestOutcomes } from '../db/repositories/health.js';
 import { findRunnerChecks } from '../db/repositories/runners.js';
 import type { HealthCheckResultsTable, HealthCheckRow, RunnerRow } from '../db/schema.js';
-import { recomputeServiceHealth } from './check-health.js';
+import { updateCheckFailing } from './check-health.js';
 
 /**
  * Results a team runner sends (DESIGN.md 5): written for the runner's own checks only (others are dropped and
@@ -30,15 +30,7 @@ export async function recordRunnerResults(
       dropped.add(result.check_id);
       continue;
     }
-    rows.push({
-      check_id: check.id,
-      workspace_id: check.workspace_id,
-      start: Date.parse(result.start),
-      time: result.time,
-      success: result.success ? 1 : 0,
-      status: result.status ?? null,
-      error: result.error ?? null,
-    });
+    rows.push(healthCheckResultRow(check, { ...result, start: Date.parse(result.start) }));
   }
   if (rows.length > 0) await insertHealthCheckResults(db, rows);
   const now = ctx.now();
@@ -46,14 +38,9 @@ export async function recordRunnerResults(
   return { accepted: rows.length, dropped: [...dropped] };
 }
 
-/** Sets the check's persisted failing state from its latest results; a change recomputes the service's health. */
+/** Derives the check's failing state from its latest results; a change moves the service's health. */
 async function updateFailing(ctx: ServerContext, check: HealthCheckRow, now: Date): Promise<void> {
-  const { db } = ctx.database;
-  const outcomes = await listLatestOutcomes(db, check.id, check.allowed_failures + 1);
+  const outcomes = await listLatestOutcomes(ctx.database.db, check.id, check.allowed_failures + 1);
   const failing = isCheckFailing(consecutiveFailures(outcomes), check.allowed_failures);
-  await db.transaction().execute(async (trx) => {
-    if (await setCheckFailing(trx, check.id, failing)) {
-      await recomputeServiceHealth(trx, check.workspace_id, check.service_id, now);
-    }
-  });
+  await updateCheckFailing(ctx.database.db, check, failing, now);
 }

@@ -22,7 +22,7 @@ import {
 import type { RunnerRow } from '../db/schema.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../errors.js';
 import type { Caller } from './auth.js';
-import { firstFreeHandle, handleFromName, requireValidHandle, withFreeHandle } from './handles.js';
+import { chooseHandle, withFreeHandle } from './handles.js';
 import { recordRunnerResults } from './runner-results.js';
 import { findTeamOr404 } from './teams.js';
 import { viewerOf } from './viewer.js';
@@ -33,8 +33,8 @@ import { viewerOf } from './viewer.js';
  * check dialog offers them); team admins manage them, and so does an API client of the team with
  * beacon.runner.manage. Only the team's own clients (or its admins) may drive a runner: sync it, send results.
  */
-export const RUNNER_NOT_FOUND = 'The runner was not found';
-export const RUNNER_LINKED = 'Runner is currently linked to a healthcheck';
+const RUNNER_NOT_FOUND = 'The runner was not found';
+const RUNNER_LINKED = 'Runner is currently linked to a healthcheck';
 
 function toRunner(row: RunnerRow, team: { id: string; handle: string }): Runner {
   return {
@@ -87,13 +87,7 @@ export async function createRunner(
   const { db } = ctx.database;
   const workspaceId = caller.workspace.id;
   const taken = async (handle: string) => Boolean(await findRunner(db, workspaceId, handle));
-  let handle: string;
-  if (input.handle !== undefined) {
-    requireValidHandle(input.handle);
-    handle = input.handle;
-  } else {
-    handle = await firstFreeHandle(handleFromName(input.name, 'runner'), taken);
-  }
+  const handle = await chooseHandle(input, 'runner', taken);
   const now = isoNow(ctx);
   const row: RunnerRow = {
     id: randomUUID(),

@@ -11,19 +11,19 @@ import type { UserRow } from '../db/schema.js';
 import { forbidden } from '../errors.js';
 import type { Caller } from './auth.js';
 import { getService, serviceRef } from './catalogue-services.js';
-import { getUser } from './users.js';
+import { findUserOr404 } from './users.js';
 import { serviceScope, viewerOf } from './viewer.js';
 
 /** Stars are the user's own: nobody stars or unstars for someone else. */
 async function requireSelf(ctx: ServerContext, caller: Caller, username: string): Promise<UserRow> {
-  const target = await getUser(ctx, caller.workspace, username);
+  const target = await findUserOr404(ctx, caller.workspace.id, username);
   if (target.id !== caller.user.id) throw forbidden('You can only change your own stars');
   return target;
 }
 
 /** Another user's stars, minus the services the viewer may not see. */
 export async function listStarred(ctx: ServerContext, caller: Caller, username: string): Promise<StarredItem[]> {
-  const target = await getUser(ctx, caller.workspace, username);
+  const target = await findUserOr404(ctx, caller.workspace.id, username);
   const scope = serviceScope(caller, await viewerOf(ctx, caller));
   const rows = await listStarredServices(ctx.database.db, caller.workspace.id, target.id, scope);
   return rows.map((row) => ({ id: row.id, profile: serviceRef(row) }));
@@ -59,7 +59,7 @@ export async function unstarService(ctx: ServerContext, caller: Caller, username
  * see them. Mutes are private, so `muted` is reported to the user themself only.
  */
 export async function listWatched(ctx: ServerContext, caller: Caller, username: string): Promise<WatchedService[]> {
-  const target = await getUser(ctx, caller.workspace, username);
+  const target = await findUserOr404(ctx, caller.workspace.id, username);
   const scope = serviceScope(caller, await viewerOf(ctx, caller));
   const rows = await listWatchedServices(ctx.database.db, caller.workspace.id, target.id, scope);
   const self = target.id === caller.user.id;

@@ -7,10 +7,13 @@ import {
   findMember,
   insertMember,
   listMembers as listMemberRows,
+  lockTeamRoles,
   updateMemberRole,
   type MemberRow,
 } from '../db/repositories/teams.js';
 import { findUserByIdOrHandle, searchUsers, type SearchPage } from '../db/repositories/users.js';
+import type { Db } from '../db/repositories/workspaces.js';
+import { guardedTransaction } from '../db/transactions.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import type { Caller } from './auth.js';
 import { adminTeam, AUTOCOMPLETE_LIMIT, findTeamOr404 } from './teams.js';
@@ -19,7 +22,7 @@ import { forgetViewer, viewerOf } from './viewer.js';
 
 const LAST_ADMIN = 'A team needs at least one admin';
 
-export function toMember(row: MemberRow): Member {
+function toMember(row: MemberRow): Member {
   return {
     user: {
       id: row.id,
@@ -86,14 +89,16 @@ export async function changeMemberRole(
 ): Promise<Member> {
   const team = await adminTeam(ctx, caller, teamIdOrHandle);
   const workspaceId = caller.workspace.id;
-  const member = await memberOf(ctx, workspaceId, team.id, userIdOrHandle);
-  await ctx.database.db.transaction().execute(async (trx) => {
-    if (member.role === 'admin' && role !== 'admin' && (await countTeamAdmins(trx, workspaceId, team.id)) <= 1) {
+  const { id } = await memberOf(ctx, workspaceId, team.id, userIdOrHandle);
+  const member = await guardedTransaction(ctx.database.db, async (trx) => {
+    const current = await lockedMember(trx, workspaceId, team.id, id);
+    if (current.role === 'admin' && role !== 'admin' && (await countTeamAdmins(trx, workspaceId, team.id)) <= 1) {
       throw conflict(LAST_ADMIN);
     }
-    await updateMemberRole(trx, workspaceId, team.id, member.id, role);
+    await updateMemberRole(trx, workspaceId, team.id, id, role);
+    return current;
   });
-  forgetViewer(ctx, member.id);
+  forgetViewer(ctx, id);
   return toMember({ ...member, role });
 }
 
@@ -106,15 +111,27 @@ export async function removeMember(
 ): Promise<void> {
   const workspaceId = caller.workspace.id;
   const team = await findTeamOr404(ctx, workspaceId, teamIdOrHandle);
-  const member = await memberOf(ctx, workspaceId, team.id, userIdOrHandle);
-  if (member.id !== caller.user.id && !canAdminTeam(await viewerOf(ctx, caller), team.id)) {
+  const { id } = await memberOf(ctx, workspaceId, team.id, userIdOrHandle);
+  if (id !== caller.user.id && !canAdminTeam(await viewerOf(ctx, caller), team.id)) {
     throw forbidden('Only team admins can manage this team');
   }
-  await ctx.database.db.transaction().execute(async (trx) => {
-    if (member.role === 'admin' && (await countTeamAdmins(trx, workspaceId, team.id)) <= 1) throw conflict(LAST_ADMIN);
-    await deleteMember(trx, workspaceId, team.id, member.id);
+  await guardedTransaction(ctx.database.db, async (trx) => {
+    const current = await lockedMember(trx, workspaceId, team.id, id);
+    if (current.role === 'admin' && (await countTeamAdmins(trx, workspaceId, team.id)) <= 1) throw conflict(LAST_ADMIN);
+    await deleteMember(trx, workspaceId, team.id, id);
   });
-  forgetViewer(ctx, member.id);
+  forgetViewer(ctx, id);
+}
+
+/**
+ * Inside a guarded transaction: locks the team's roles, then reads the member as it is now (two admins
+ * leaving at once must not both count the other as the admin who stays).
+ */
+async function lockedMember(trx: Db, workspaceId: string, teamId: string, userId: string): Promise<MemberRow> {
+  await lockTeamRoles(trx, workspaceId, teamId);
+  const member = await findMember(trx, workspaceId, teamId, userId);
+  if (!member) throw notFound('Member not found');
+  return member;
 }
 
 /** Spec: the Add Member dialog's 'Find user' (name, handle or email), at most 10. */

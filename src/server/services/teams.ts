@@ -29,7 +29,7 @@ import { conflict, forbidden, HttpError, notFound } from '../errors.js';
 import type { Caller } from './auth.js';
 import { requireValidHandle, withFreeHandle } from './handles.js';
 import { removeIcon, replaceIcon } from './icons.js';
-import { assetUrl, getUser } from './users.js';
+import { assetUrl, findUserOr404 } from './users.js';
 import { forgetTeamViewers, forgetViewer, viewerOf } from './viewer.js';
 
 export const AUTOCOMPLETE_LIMIT = 10;
@@ -212,7 +212,7 @@ export async function listSubTeams(ctx: ServerContext, caller: Caller, idOrHandl
 
 /** The teams a user belongs to (every member of the workspace may look). */
 export async function listUserTeams(ctx: ServerContext, caller: Caller, username: string): Promise<Team[]> {
-  const target = await getUser(ctx, caller.workspace, username);
+  const target = await findUserOr404(ctx, caller.workspace.id, username);
   const rows = await listTeamsOfUser(ctx.database.db, caller.workspace.id, target.id);
   return toTeams(ctx, caller.workspace.id, rows, await viewerOf(ctx, caller));
 }

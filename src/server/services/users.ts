@@ -5,15 +5,18 @@ import { removeIcon, replaceIcon } from './icons.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { deleteAsset } from '../db/repositories/assets.js';
 import { revokeUserSessions } from '../db/repositories/sessions.js';
+import { guardedTransaction } from '../db/transactions.js';
 import {
   countOwners,
   deleteUser as deleteUserRow,
   findUserByIdOrHandle,
+  lockWorkspaceRoles,
   searchUsers as searchUserRows,
   updateUser as updateUserRow,
   type SearchPage,
 } from '../db/repositories/users.js';
-import type { UserRow, WorkspaceRow } from '../db/schema.js';
+import type { UserRow } from '../db/schema.js';
+import type { Caller } from './auth.js';
 
 export function assetUrl(assetId: string | null): string | null {
   return assetId ? `/api/assets/${assetId}` : null;
@@ -35,80 +38,76 @@ export function toUser(row: UserRow): User {
   };
 }
 
-export async function getUser(ctx: ServerContext, workspace: WorkspaceRow, idOrHandle: string): Promise<UserRow> {
-  const user = await findUserByIdOrHandle(ctx.database.db, workspace.id, idOrHandle);
+export async function findUserOr404(ctx: ServerContext, workspaceId: string, idOrHandle: string): Promise<UserRow> {
+  const user = await findUserByIdOrHandle(ctx.database.db, workspaceId, idOrHandle);
   if (!user) throw notFound('User not found');
   return user;
 }
 
-export async function searchUsers(ctx: ServerContext, workspace: WorkspaceRow, page: SearchPage) {
-  const { rows, total } = await searchUserRows(ctx.database.db, workspace.id, page);
+export async function getUser(ctx: ServerContext, caller: Caller, idOrHandle: string): Promise<User> {
+  return toUser(await findUserOr404(ctx, caller.workspace.id, idOrHandle));
+}
+
+export async function searchUsers(ctx: ServerContext, caller: Caller, page: SearchPage) {
+  const { rows, total } = await searchUserRows(ctx.database.db, caller.workspace.id, page);
   return { users: rows.map(toUser), total };
 }
 
 /** Only the user edits their own profile. */
-function requireSelf(actor: UserRow, target: UserRow): void {
-  if (actor.id !== target.id) throw forbidden('You can only change your own profile');
+async function requireSelf(ctx: ServerContext, caller: Caller, username: string): Promise<UserRow> {
+  const target = await findUserOr404(ctx, caller.workspace.id, username);
+  if (caller.user.id !== target.id) throw forbidden('You can only change your own profile');
+  return target;
+}
+
+/** The user as changed, their cached sessions forgotten so the next request sees the change. */
+async function changedUser(ctx: ServerContext, workspaceId: string, userId: string): Promise<User> {
+  ctx.callers.forgetUser(userId);
+  return toUser(await findUserOr404(ctx, workspaceId, userId));
 }
 
 export async function updateProfile(
   ctx: ServerContext,
-  workspace: WorkspaceRow,
-  actor: UserRow,
+  caller: Caller,
   username: string,
   patch: { name?: string; bio?: string | null; profile?: string | null; description?: string | null },
-): Promise<UserRow> {
-  const target = await getUser(ctx, workspace, username);
-  requireSelf(actor, target);
-  if (Object.keys(patch).length > 0) await updateUserRow(ctx.database.db, workspace.id, target.id, patch);
-  ctx.callers.forgetUser(target.id);
-  return getUser(ctx, workspace, target.id);
+): Promise<User> {
+  const target = await requireSelf(ctx, caller, username);
+  const workspaceId = caller.workspace.id;
+  if (Object.keys(patch).length > 0) await updateUserRow(ctx.database.db, workspaceId, target.id, patch);
+  return changedUser(ctx, workspaceId, target.id);
 }
 
-export async function setIcon(
-  ctx: ServerContext,
-  workspace: WorkspaceRow,
-  actor: UserRow,
-  username: string,
-  data: Buffer,
-): Promise<UserRow> {
-  const target = await getUser(ctx, workspace, username);
-  requireSelf(actor, target);
-  await replaceIcon(ctx, workspace.id, target.icon_asset_id, data, (trx, assetId) =>
-    updateUserRow(trx, workspace.id, target.id, { icon_asset_id: assetId }),
+export async function setUserIcon(ctx: ServerContext, caller: Caller, username: string, data: Buffer): Promise<User> {
+  const target = await requireSelf(ctx, caller, username);
+  const workspaceId = caller.workspace.id;
+  await replaceIcon(ctx, workspaceId, target.icon_asset_id, data, (trx, assetId) =>
+    updateUserRow(trx, workspaceId, target.id, { icon_asset_id: assetId }),
   );
-  ctx.callers.forgetUser(target.id);
-  return getUser(ctx, workspace, target.id);
+  return changedUser(ctx, workspaceId, target.id);
 }
 
-export async function clearIcon(
-  ctx: ServerContext,
-  workspace: WorkspaceRow,
-  actor: UserRow,
-  username: string,
-): Promise<UserRow> {
-  const target = await getUser(ctx, workspace, username);
-  requireSelf(actor, target);
-  if (target.icon_asset_id) {
-    await removeIcon(ctx, workspace.id, target.icon_asset_id, (trx) =>
-      updateUserRow(trx, workspace.id, target.id, { icon_asset_id: null }),
-    );
-    ctx.callers.forgetUser(target.id);
-  }
-  return getUser(ctx, workspace, target.id);
+export async function clearUserIcon(ctx: ServerContext, caller: Caller, username: string): Promise<User> {
+  const target = await requireSelf(ctx, caller, username);
+  const workspaceId = caller.workspace.id;
+  if (!target.icon_asset_id) return toUser(target);
+  await removeIcon(ctx, workspaceId, target.icon_asset_id, (trx) =>
+    updateUserRow(trx, workspaceId, target.id, { icon_asset_id: null }),
+  );
+  return changedUser(ctx, workspaceId, target.id);
 }
 
 /** A super admin deletes another user (never themself, never the last owner). */
-export async function deleteUser(
-  ctx: ServerContext,
-  workspace: WorkspaceRow,
-  actor: UserRow,
-  handle: string,
-): Promise<void> {
+export async function deleteUser(ctx: ServerContext, caller: Caller, handle: string): Promise<void> {
+  const { workspace, user: actor } = caller;
   if (actor.super_admin !== 1) throw forbidden('Only a super admin can delete users');
-  const target = await getUser(ctx, workspace, handle);
-  if (target.id === actor.id) throw badRequest('You cannot delete yourself');
-  await ctx.database.db.transaction().execute(async (trx) => {
+  const { id } = await findUserOr404(ctx, workspace.id, handle);
+  if (id === actor.id) throw badRequest('You cannot delete yourself');
+  await guardedTransaction(ctx.database.db, async (trx) => {
+    await lockWorkspaceRoles(trx, workspace.id);
+    // Read after the lock: another request may have changed the target's role meanwhile.
+    const target = await findUserByIdOrHandle(trx, workspace.id, id);
+    if (!target) throw notFound('User not found');
     if (target.role === 'owner' && (await countOwners(trx, workspace.id)) <= 1) {
       throw conflict('A workspace needs at least one owner');
     }
@@ -116,7 +115,7 @@ export async function deleteUser(
     await deleteUserRow(trx, workspace.id, target.id);
     if (target.icon_asset_id) await deleteAsset(trx, workspace.id, target.icon_asset_id);
   });
-  ctx.callers.forgetUser(target.id);
+  ctx.callers.forgetUser(id);
 }
 
 const DENIAL_MESSAGES = {
@@ -125,22 +124,22 @@ const DENIAL_MESSAGES = {
   'owner-requires-owner': 'Only an owner can make an owner',
 } as const;
 
-export async function changeRole(
-  ctx: ServerContext,
-  workspace: WorkspaceRow,
-  actor: UserRow,
-  userId: string,
-  role: Role,
-): Promise<UserRow> {
-  const target = await getUser(ctx, workspace, userId);
-  const denial = roleChangeDenial(actor.role, target.role, role);
-  if (denial) throw forbidden(DENIAL_MESSAGES[denial]);
-  await ctx.database.db.transaction().execute(async (trx) => {
+export async function changeRole(ctx: ServerContext, caller: Caller, userId: string, role: Role): Promise<User> {
+  const { workspace } = caller;
+  const { id } = await findUserOr404(ctx, workspace.id, userId);
+  await guardedTransaction(ctx.database.db, async (trx) => {
+    await lockWorkspaceRoles(trx, workspace.id);
+    // Both roles as they are after the lock: two owners demoting each other at once must not both pass, and
+    // an owner demoted a moment ago is no longer one (the caller's role may come from the caller cache).
+    const actor = await findUserByIdOrHandle(trx, workspace.id, caller.user.id);
+    const target = await findUserByIdOrHandle(trx, workspace.id, id);
+    if (!target) throw notFound('User not found');
+    const denial = roleChangeDenial(actor?.role ?? 'guest', target.role, role);
+    if (denial) throw forbidden(DENIAL_MESSAGES[denial]);
     if (target.role === 'owner' && role !== 'owner' && (await countOwners(trx, workspace.id)) <= 1) {
       throw conflict('A workspace needs at least one owner');
     }
     await updateUserRow(trx, workspace.id, target.id, { role });
   });
-  ctx.callers.forgetUser(target.id);
-  return getUser(ctx, workspace, target.id);
+  return changedUser(ctx, workspace.id, id);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, createApiClient, getPage } from '../../../src/app/api/client.js';
-import { usernameFromToken } from '../../../src/app/auth/token.js';
+import { ApiError, createApiClient } from '../../../src/app/api/client.js';
+import { userOperations } from '../../../src/contract/operations/users.js';
+import { usernameFromToken } from '../../../src/app/session/token.js';
 import { appKindOf } from '../../../src/domain/hosts.js';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -10,7 +11,7 @@ describe('createApiClient', () => {
   it('sends the bearer token and JSON, and reads the total header of a page', async () => {
     const fetch = vi.fn(async () => json(200, [{ id: 1 }], { total: '41' }));
     const client = createApiClient({ getToken: () => 'tok', refreshToken: async () => null, fetch });
-    const page = await getPage(client, '/search/users', { cursor: 20, limit: 20, q: 'an' });
+    const page = await client.page(userOperations.searchUsers, { query: { cursor: 20, limit: 20, q: 'an' } });
     expect(page).toEqual({ items: [{ id: 1 }], total: 41 });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/search/users?cursor=20&limit=20&q=an');
@@ -26,7 +27,7 @@ describe('createApiClient', () => {
     );
     const refreshToken = vi.fn(async () => (token = 'new'));
     const client = createApiClient({ getToken: () => token, refreshToken, fetch });
-    expect(await client.get('/users/ann')).toEqual({ ok: true });
+    expect(await client.call(userOperations.getUser, { params: { username: 'ann' } })).toEqual({ ok: true });
     expect(refreshToken).toHaveBeenCalledTimes(1);
     expect(fetch).toHaveBeenCalledTimes(2);
   });
@@ -35,7 +36,10 @@ describe('createApiClient', () => {
     const fetch = vi.fn(async () => json(401, { message: 'Session ended' }));
     const refreshToken = vi.fn(async () => 'again');
     const client = createApiClient({ getToken: () => 'tok', refreshToken, fetch });
-    await expect(client.get('/users/ann')).rejects.toMatchObject({ status: 401, message: 'Session ended' });
+    await expect(client.call(userOperations.getUser, { params: { username: 'ann' } })).rejects.toMatchObject({
+      status: 401,
+      message: 'Session ended',
+    });
     expect(refreshToken).toHaveBeenCalledTimes(2);
     expect(fetch).toHaveBeenCalledTimes(3);
   });
@@ -43,7 +47,7 @@ describe('createApiClient', () => {
   it('does not retry when the refresh finds no session', async () => {
     const fetch = vi.fn(async () => json(401, { message: 'No session' }));
     const client = createApiClient({ getToken: () => 'tok', refreshToken: async () => null, fetch });
-    await expect(client.get('/x')).rejects.toBeInstanceOf(ApiError);
+    await expect(client.call(userOperations.getUser, { params: { username: 'x' } })).rejects.toBeInstanceOf(ApiError);
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 

@@ -4,7 +4,7 @@ import { MemoryRouter, Routes, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
 import type { User } from '../../../src/contract/accounts.js';
 import type { Service, Team } from '../../../src/contract/catalogue.js';
-import { AuthProvider, useAuth } from '../../../src/app/auth/auth-context.js';
+import { AuthProvider, useAuth } from '../../../src/app/session/auth-context.js';
 import { SnackbarProvider } from '../../../src/app/shell/snackbars.js';
 
 /** What the stubbed server saw. */

@@ -172,8 +172,11 @@ describe('RegisterScreen, step two', () => {
     fireEvent.click(submit);
 
     await waitFor(() => expect(onRegistered).toHaveBeenCalledTimes(1));
-    expect(onRegistered).toHaveBeenCalledWith(`${workspaceOrigin('acme', readAppConfig())}/login`);
-    expect(onRegistered.mock.calls[0]?.[0]).toMatch(/^http:\/\/acme\.localhost(:\d+)?\/login$/);
+    // The login of its own subdomain, told that the workspace was created and given the owner's email.
+    expect(onRegistered).toHaveBeenCalledWith(
+      `${workspaceOrigin('acme', readAppConfig())}/login?registered=1&email=owner%40example.com`,
+    );
+    expect(onRegistered.mock.calls[0]?.[0]).toMatch(/^http:\/\/acme\.localhost(:\d+)?\/login\?/);
     expect(submit.disabled).toBe(true);
     expect(calls.find((call) => call.path === '/api/registration/register-workspace')?.body).toEqual({
       beta_key: 'K7Q2ZP',

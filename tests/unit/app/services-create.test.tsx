@@ -118,4 +118,25 @@ describe('create service', () => {
     });
     expect(calls.some((call) => call.path === '/api/users/mia/teams')).toBe(false);
   });
+
+  it("shows a refused create's field errors next to the fields and its message below, without a toast", async () => {
+    stubApi(me, {
+      handler: (call: Call) => {
+        if (call.method === 'GET' && call.path === '/api/teams/core') return { status: 200, body: core };
+        if (call.method === 'GET' && call.path.startsWith('/api/services/')) return { status: 404, body: {} };
+        if (call.method === 'POST' && call.path === '/api/teams/core/services')
+          return {
+            status: 403,
+            body: { message: 'Only team members may create services', errors: { handle: ['Not yours'] } },
+          };
+        return undefined;
+      },
+    });
+    renderApp('/teams/core/services/new');
+    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Search' } });
+    fireEvent.click(createButton());
+    expect(await screen.findByText('Not yours')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Only team members may create services');
+    expect(document.querySelector('.beacon-snackbar')).toBeNull();
+  });
 });

@@ -5,8 +5,9 @@ import { vi } from 'vitest';
 import type { Service, Team } from '../../../src/contract/catalogue.js';
 import HomeScreen from '../../../src/app/home/home-screen.js';
 import { LocalProvider } from '../../../src/app/local/local-provider.js';
+import { WRITE_KINDS } from '../../../src/app/write-kinds.js';
 import CreateServiceScreen from '../../../src/app/services/create-service-screen.js';
-import ServiceScreen from '../../../src/app/services/service-screen.js';
+import ServiceScreen from '../../../src/app/service-page.js';
 import ServicesScreen from '../../../src/app/services/services-screen.js';
 import { BreadcrumbBar, BreadcrumbProvider } from '../../../src/app/shell/breadcrumb.js';
 import { deleteLocalDb, openLocalDb, type LocalDb } from '../../../src/local/db.js';
@@ -68,7 +69,7 @@ export function renderApp(url: string, { extra, aside }: { extra?: ReactNode; as
       <Route path="/extra" element={extra ?? null} />
     </>,
     (screens) => (
-      <LocalProvider>
+      <LocalProvider writeKinds={WRITE_KINDS}>
         <BreadcrumbProvider>
           {aside}
           <BreadcrumbBar />

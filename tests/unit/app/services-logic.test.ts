@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { editCachedService } from '../../../src/app/services/service-api.js';
-import { starHandleOf, starPath, withStarred, withStarredItem } from '../../../src/app/services/use-star.js';
+import { starWrite, unstarWrite, withStarred, withStarredItem } from '../../../src/app/services/use-star.js';
+import { pathOf } from '../../../src/contract/operation.js';
 import { makeService } from './services-kit.js';
 
 const payments = makeService('payments', { starred_count: 2 });
@@ -26,10 +27,23 @@ describe('star helpers', () => {
     expect(withStarredItem(undefined, payments, true)).toBeUndefined();
   });
 
-  it('names the service of a star path', () => {
-    expect(starPath('mia', 'pay ments')).toBe('/users/mia/starred/pay%20ments');
-    expect(starHandleOf('/users/mia/starred/pay%20ments')).toBe('pay ments');
-    expect(starHandleOf('/users/mia/muted/payments')).toBeNull();
+  it('names the service of a star write in its operation path', () => {
+    const params = { username: 'mia', service: 'pay ments' };
+    expect(pathOf(starWrite.operation, params)).toBe('/users/mia/starred/pay%20ments');
+    expect([starWrite.operation.method, unstarWrite.operation.method]).toEqual(['PUT', 'DELETE']);
+  });
+
+  it('lays a pending star over the service and the starred list, and over nothing else', () => {
+    const input = { params: { username: 'mia', service: 'payments' } };
+    const view = { id: payments.id, handle: 'payments', name: 'Payments', thumbnail_url: null };
+    expect(starWrite.overlay!(['service', 'payments'], payments, input, view)).toMatchObject({
+      starred: true,
+      starred_count: 3,
+    });
+    expect(starWrite.overlay!(['user', 'mia', 'starred'], [], input, view)).toEqual([
+      { id: payments.id, profile: view },
+    ]);
+    expect(starWrite.overlay!(['service', 'search'], search, input, view)).toBe(search);
   });
 });
 

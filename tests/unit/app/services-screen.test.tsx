@@ -3,7 +3,8 @@ import 'fake-indexeddb/auto';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Service } from '../../../src/contract/catalogue.js';
-import { isTabActive, serviceTabs } from '../../../src/app/services/service-screen.js';
+import { serviceTabs } from '../../../src/app/service-page.js';
+import { isTabActive } from '../../../src/app/services/index.js';
 import { ownerOptions } from '../../../src/app/services/service-settings.js';
 import { makeService, makeTeam, makeUser, page, renderApp, resetLocalDb, stubApi, type Call } from './services-kit.js';
 

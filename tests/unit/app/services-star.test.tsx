@@ -63,24 +63,25 @@ describe('star toggle', () => {
     await waitFor(async () => expect(await db.outbox.count()).toBe(1));
     expect(await db.outbox.toArray()).toEqual([
       expect.objectContaining({
-        method: 'PUT',
-        path: '/users/mia/starred/payments',
+        kind: 'star',
+        operation: 'starService',
+        input: { params: { username: 'mia', service: 'payments' } },
         status: 'pending',
         label: 'Star Payments',
       }),
     ]);
-    expect((await db.entities.get(['star', 'payments']))?.data).toEqual({ starred: true });
+    // The optimistic star lives in the outbox only.
+    expect(await db.entities.count()).toBe(0);
 
     fireEvent.click(starButton());
     await waitFor(() => expect(starButton().textContent).toContain('2'));
     expect(starButton().getAttribute('aria-pressed')).toBe('false');
     await waitFor(async () => expect(await db.outbox.count()).toBe(2));
     const entries = await db.outbox.orderBy('seq').toArray();
-    expect(entries.map((entry) => [entry.method, entry.path])).toEqual([
-      ['PUT', '/users/mia/starred/payments'],
-      ['DELETE', '/users/mia/starred/payments'],
+    expect(entries.map((entry) => [entry.operation, entry.input])).toEqual([
+      ['starService', { params: { username: 'mia', service: 'payments' } }],
+      ['unstarService', { params: { username: 'mia', service: 'payments' } }],
     ]);
-    expect((await db.entities.get(['star', 'payments']))?.data).toEqual({ starred: false });
     // Offline: nothing went to the server.
     expect(calls.filter((call) => call.path.startsWith('/api/users/mia/starred/'))).toHaveLength(0);
 
@@ -92,8 +93,6 @@ describe('star toggle', () => {
       'PUT',
       'DELETE',
     ]);
-    // Settled: the local star rows go once nothing waits behind them.
-    await waitFor(async () => expect(await db.entities.where('type').equals('star').count()).toBe(0));
     expect(starButton().textContent).toContain('2');
   });
 
@@ -143,12 +142,15 @@ describe('star toggle', () => {
     // The sync tried once, got no answer, and keeps the entry first in line.
     await waitFor(async () => expect((await db.outbox.toArray())[0]?.attempts).toBe(1));
     const [entry] = await db.outbox.toArray();
-    expect(entry).toMatchObject({ method: 'PUT', path: '/users/mia/starred/payments', status: 'pending' });
+    expect(entry).toMatchObject({
+      operation: 'starService',
+      input: { params: { username: 'mia', service: 'payments' } },
+      status: 'pending',
+    });
     expect(entry?.lastError).toContain('Failed to fetch');
     expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(0);
     expect(starButton().textContent).toContain('3');
     expect(starButton().getAttribute('aria-pressed')).toBe('true');
-    expect((await db.entities.get(['star', 'payments']))?.data).toEqual({ starred: true });
   });
 
   it('undoes the optimistic star when the server refuses it (the entry is kept as failed)', async () => {
@@ -170,18 +172,18 @@ describe('star toggle', () => {
     await waitFor(() => expect(starButton().textContent).toContain('2'));
     expect(starButton().getAttribute('aria-pressed')).toBe('false');
     expect(calls.filter((call) => call.path === '/api/search/services').length).toBeGreaterThan(1);
-    expect(await db.entities.where('type').equals('star').count()).toBe(0);
   });
 
   it('shows a star still waiting in the outbox over what the server said (e.g. after a reload)', async () => {
     setOnline(false);
     servicesApi();
     const db = localDb();
-    await db.entities.put({ type: 'star', id: 'payments', data: { starred: true }, updatedAt: Date.now() });
     await db.outbox.add({
       key: 'k1',
-      method: 'PUT',
-      path: '/users/mia/starred/payments',
+      kind: 'star',
+      operation: 'starService',
+      input: { params: { username: 'mia', service: 'payments' } },
+      view: { id: payments.id, handle: 'payments', name: 'Payments', thumbnail_url: null },
       createdAt: Date.now(),
       status: 'pending',
       attempts: 0,
@@ -191,6 +193,17 @@ describe('star toggle', () => {
     await screen.findByText('Takes money');
     await waitFor(() => expect(starButton().textContent).toContain('3'));
     expect(starButton().getAttribute('aria-pressed')).toBe('true');
+  });
+});
+
+describe('sign-in', () => {
+  it('reads the starred list once a token is there, on any screen (spec section 4)', async () => {
+    const calls = servicesApi();
+    renderApp('/services');
+    await screen.findByText('Takes money');
+    await waitFor(() =>
+      expect(calls.filter((call) => call.method === 'GET' && call.path === '/api/users/mia/starred')).toHaveLength(1),
+    );
   });
 });
 

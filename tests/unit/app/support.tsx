@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { vi } from 'vitest';
-import { AuthProvider } from '../../../src/app/auth/auth-context.js';
+import { AuthProvider } from '../../../src/app/session/auth-context.js';
 import { SnackbarProvider } from '../../../src/app/shell/snackbars.js';
 import { LocationProbe, respond, workspace } from './app-kit.js';
 

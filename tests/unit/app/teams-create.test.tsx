@@ -159,3 +159,24 @@ describe('create team', () => {
     expect(await screen.findByText('The team was not found')).toBeTruthy();
   });
 });
+
+describe('a refused create', () => {
+  it("shows the server's field errors next to the fields and its message below, without a toast", async () => {
+    stubApi(me, {
+      handler: (call) =>
+        handleCheck()(call) ??
+        (call.method === 'POST' && call.path === '/api/teams'
+          ? { status: 400, body: { message: 'Invalid name', errors: { name: ['Name is too long'] } } }
+          : undefined),
+    });
+    renderTeams('/teams/new');
+    await screen.findByRole('heading', { name: 'Create Team' });
+    fireEvent.change(nameInput(), { target: { value: 'Core' } });
+    fireEvent.blur(nameInput());
+    await screen.findByText('Service handle is available');
+    fireEvent.click(createButton());
+    expect(await screen.findByText('Name is too long')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Invalid name');
+    expect(document.querySelector('.beacon-snackbar')).toBeNull();
+  });
+});

@@ -1,5 +1,6 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Route } from 'react-router-dom';
+import { createQueryClient } from '../../../src/app/api/query-client.js';
 import type { Member } from '../../../src/contract/catalogue.js';
 import type { User } from '../../../src/contract/accounts.js';
 import { BreadcrumbBar, BreadcrumbProvider } from '../../../src/app/shell/breadcrumb.js';
@@ -27,7 +28,7 @@ export function makeMember(user: User, role: Member['role'] = 'member'): Member 
 
 /** Renders the teams routes (as the lead wires them) at `url`, with the breadcrumb bar and the real AuthProvider. */
 export function renderTeams(url: string) {
-  const client = new QueryClient();
+  const client = createQueryClient();
   const result = renderSignedIn(
     url,
     <>

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, expect, it, vi } from 'vitest';
-import { makeUser, page, renderUsers, stubApi, violations, type Call } from './users-kit.js';
+import { makeUser, page, renderUsers, resetLocalDb, stubApi, violations, type Call } from './users-kit.js';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await resetLocalDb();
 });
 
 const me = makeUser('mia', { role: 'owner', super_admin: true });

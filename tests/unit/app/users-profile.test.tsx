@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeUser, page, renderUsers, stubApi, type Call } from './users-kit.js';
+import { makeUser, page, renderUsers, resetLocalDb, stubApi, type Call } from './users-kit.js';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await resetLocalDb();
 });
 
 const me = makeUser('mia', { name: 'Mia', role: 'member' });
@@ -158,22 +159,22 @@ describe('muted profiles', () => {
   });
 
   it('changes what is muted and unmutes', async () => {
+    // The server keeps what it was told: the lists are read again once a write is sent.
+    let muted = [
+      {
+        profile: { id: 'svc-1', name: 'Payments API', description: 'Takes money' },
+        activity: true,
+        notifications: true,
+      },
+    ];
     const calls = stubApi(me, {
       handler: (call) => {
-        if (call.method === 'GET' && call.path === '/api/users/mia/muted') {
-          return {
-            status: 200,
-            body: [
-              {
-                profile: { id: 'svc-1', name: 'Payments API', description: 'Takes money' },
-                activity: true,
-                notifications: true,
-              },
-            ],
-          };
-        }
-        if (call.path === '/api/users/mia/muted/svc-1')
+        if (call.method === 'GET' && call.path === '/api/users/mia/muted') return { status: 200, body: muted };
+        if (call.path === '/api/users/mia/muted/svc-1') {
+          muted =
+            call.method === 'DELETE' ? [] : muted.map((item) => ({ ...item, ...(call.body as Partial<typeof item>) }));
           return { status: call.method === 'DELETE' ? 204 : 200, body: call.body };
+        }
         return undefined;
       },
     });
@@ -202,7 +203,10 @@ describe('muted profiles', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Unmute Payments API' }));
     expect(await screen.findByText("You didn't muted any notifications")).toBeTruthy();
-    expect(calls.find((call) => call.method === 'DELETE')?.path).toBe('/api/users/mia/muted/svc-1');
+    // Shown at once; the outbox sends it.
+    await waitFor(() =>
+      expect(calls.find((call) => call.method === 'DELETE')?.path).toBe('/api/users/mia/muted/svc-1'),
+    );
   });
 });
 
@@ -317,19 +321,19 @@ describe('watched services', () => {
   });
 
   it('mutes a watched service with PUT and unmutes it with DELETE', async () => {
+    // The server keeps what it was told: the lists are read again once a write is sent.
+    const watched = [
+      { service: { id: 'svc-1', name: 'Payments API' }, muted: false },
+      { service: { id: 'svc-2', name: 'Search' }, muted: true },
+    ];
     const calls = stubApi(me, {
       handler: (call) => {
-        if (call.method === 'GET' && call.path === '/api/users/mia/services') {
-          return {
-            status: 200,
-            body: [
-              { service: { id: 'svc-1', name: 'Payments API' }, muted: false },
-              { service: { id: 'svc-2', name: 'Search' }, muted: true },
-            ],
-          };
-        }
-        if (call.path.startsWith('/api/users/mia/muted/'))
+        if (call.method === 'GET' && call.path === '/api/users/mia/services') return { status: 200, body: watched };
+        if (call.path.startsWith('/api/users/mia/muted/')) {
+          const entry = watched.find((item) => call.path.endsWith(`/${item.service.id}`));
+          if (entry) entry.muted = call.method !== 'DELETE';
           return { status: call.method === 'DELETE' ? 204 : 200, body: {} };
+        }
         return undefined;
       },
     });

@@ -2,12 +2,13 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../src/contract/accounts.js';
-import { makeUser, page, renderUsers, stubApi, type Call } from './users-kit.js';
+import { makeUser, page, renderUsers, resetLocalDb, stubApi, type Call } from './users-kit.js';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
   vi.useRealTimers();
+  await resetLocalDb();
 });
 
 const ann = makeUser('ann', { role: 'member', bio: 'Runs payments', last_login: '2024-03-05T10:00:00.000Z' });

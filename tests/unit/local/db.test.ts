@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { Dexie } from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { closeLocalDb, deleteLocalDb, localDbName, openLocalDb } from '../../../src/local/db.js';
 
@@ -14,10 +15,10 @@ describe('openLocalDb', () => {
     expect(openLocalDb('acme', 'ann')).not.toBe(db);
   });
 
-  it('has the version 1 tables and keys', async () => {
+  it('has the version 2 tables and keys', async () => {
     const db = openLocalDb('acme', 'schema');
     await db.open();
-    expect(db.verno).toBe(1);
+    expect(db.verno).toBe(2);
     const schema = Object.fromEntries(db.tables.map((t) => [t.name, t.schema.primKey.src]));
     expect(schema).toEqual({ queries: 'key', entities: '[type+id]', drafts: 'id', outbox: '++seq' });
     await db.entities.put({ type: 'service', id: 'payments', data: { name: 'Payments' }, updatedAt: 1 });
@@ -25,6 +26,44 @@ describe('openLocalDb', () => {
     expect(await db.entities.where('type').equals('service').count()).toBe(1);
     expect((await db.entities.get(['team', 'payments']))?.data).toEqual({ name: 'Payments team' });
     await deleteLocalDb('acme', 'schema');
+  });
+
+  it('carries version 1 stars in the outbox over as typed writes and drops the rest', async () => {
+    const old = new Dexie(localDbName('acme', 'upgrade'));
+    old.version(1).stores({
+      queries: 'key, updatedAt',
+      entities: '[type+id], type, updatedAt',
+      drafts: 'id, updatedAt',
+      outbox: '++seq, status',
+    });
+    const base = { createdAt: 1, status: 'pending', attempts: 0, label: 'x' };
+    await old.table('outbox').bulkAdd([
+      { ...base, key: 'k1', method: 'PUT', path: '/users/mia/starred/pay%20ments' },
+      { ...base, key: 'k2', method: 'DELETE', path: '/users/mia/starred/search' },
+      { ...base, key: 'k3', method: 'POST', path: '/teams/core/mute' },
+    ]);
+    await old.table('entities').put({ type: 'star', id: 'search', data: { starred: false }, updatedAt: 1 });
+    old.close();
+
+    const db = openLocalDb('acme', 'upgrade');
+    const entries = await db.outbox.orderBy('seq').toArray();
+    expect(entries.map(({ key, kind, operation, input }) => ({ key, kind, operation, input }))).toEqual([
+      {
+        key: 'k1',
+        kind: 'star',
+        operation: 'starService',
+        input: { params: { username: 'mia', service: 'pay ments' } },
+      },
+      {
+        key: 'k2',
+        kind: 'unstar',
+        operation: 'unstarService',
+        input: { params: { username: 'mia', service: 'search' } },
+      },
+    ]);
+    expect(entries[0]).not.toHaveProperty('path');
+    expect(await db.entities.count()).toBe(0);
+    await deleteLocalDb('acme', 'upgrade');
   });
 
   it('keeps the data of two users apart and deletes one', async () => {

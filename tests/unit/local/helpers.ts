@@ -15,3 +15,16 @@ export function freshDb(): LocalDb {
 afterEach(async () => {
   for (const [workspace, handle] of opened.splice(0)) await deleteLocalDb(workspace, handle);
 });
+
+/**
+ * A write for the outbox's own tests: the outbox is generic over kinds and operations, so these entries carry
+ * only a path-like name to tell them apart (and a body when one is given).
+ */
+export function testWrite(path: string, body?: unknown) {
+  return { kind: 'test', operation: 'test', input: body === undefined ? { path } : { path, body } };
+}
+
+/** The name a {@link testWrite} entry was made with. */
+export function pathOf(entry: { input: unknown }): string {
+  return (entry.input as { path: string }).path;
+}

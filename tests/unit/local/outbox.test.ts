@@ -15,7 +15,7 @@ import {
   type OutboxSend,
   type SendResult,
 } from '../../../src/local/outbox.js';
-import { freshDb } from './helpers.js';
+import { freshDb, pathOf, testWrite } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -26,7 +26,7 @@ function star(db: LocalDb, handle: string): Promise<OutboxEntry> {
     apply: async (tx) => {
       await tx.entities.put({ type: 'service', id: handle, data: { handle, starred: true }, updatedAt: Date.now() });
     },
-    request: { method: 'POST', path: `/services/${handle}/star` },
+    write: testWrite(`/services/${handle}/star`),
     label: `Star ${handle}`,
   });
 }
@@ -40,7 +40,7 @@ function scripted(...answers: Array<number | 'offline'>) {
     if (answer === 'offline') throw new TypeError('Failed to fetch');
     return { status: answer };
   };
-  return { send, calls, paths: () => calls.map((c) => c.path) };
+  return { send, calls, paths: () => calls.map((c) => pathOf(c)) };
 }
 
 afterEach(() => {
@@ -53,33 +53,35 @@ describe('mutate', () => {
     const entry = await star(db, 'payments');
     expect(entry).toMatchObject({
       seq: expect.any(Number),
-      method: 'POST',
-      path: '/services/payments/star',
+      kind: 'test',
+      operation: 'test',
+      input: { path: '/services/payments/star' },
       status: 'pending',
       attempts: 0,
       label: 'Star payments',
     });
     expect(entry.key).toMatch(UUID);
-    expect(entry).not.toHaveProperty('body');
+    expect(entry.input).not.toHaveProperty('body');
+    expect(entry).not.toHaveProperty('view');
     expect((await db.entities.get(['service', 'payments']))?.data).toEqual({ handle: 'payments', starred: true });
     expect(await db.outbox.toArray()).toEqual([entry]);
     expect(await pendingCount(db)).toBe(1);
   });
 
-  it('keeps the body and gives every entry its own key, in order', async () => {
+  it('keeps the input and gives every entry its own key, in order', async () => {
     const db = freshDb();
     const a = await mutate(db, {
       tables: ['drafts'],
       apply: async (tx) => {
         await tx.drafts.put({ id: 'n1', data: { title: 'Outage' }, version: 3, updatedAt: 1 });
       },
-      request: { method: 'PUT', path: '/drafts/n1', body: { title: 'Outage', version: 3 } },
+      write: testWrite('/drafts/n1', { title: 'Outage', version: 3 }),
       label: 'Edit draft',
     });
     const b = await star(db, 'billing');
     expect(b.seq).toBeGreaterThan(a.seq);
     expect(a.key).not.toBe(b.key);
-    expect((await db.outbox.get(a.seq))?.body).toEqual({ title: 'Outage', version: 3 });
+    expect((await db.outbox.get(a.seq))?.input).toEqual({ path: '/drafts/n1', body: { title: 'Outage', version: 3 } });
   });
 
   it('is atomic: when apply throws neither the local change nor the entry exists', async () => {
@@ -91,7 +93,7 @@ describe('mutate', () => {
           await tx.entities.put({ type: 'service', id: 'payments', data: { starred: true }, updatedAt: 1 });
           throw new Error('boom');
         },
-        request: { method: 'POST', path: '/services/payments/star' },
+        write: testWrite('/services/payments/star'),
         label: 'Star payments',
       }),
     ).rejects.toThrow('boom');
@@ -106,7 +108,7 @@ describe('mutate', () => {
         tables: ['entities'],
         apply: (tx) => void tx.entities.put({ type: 'team', id: 'core', data: {}, updatedAt: 1 }),
         // A function cannot be cloned into IndexedDB: the add of the entry fails after apply ran.
-        request: { method: 'POST', path: '/x', body: { fn: () => 1 } },
+        write: testWrite('/x', { fn: () => 1 }),
         label: 'x',
       }),
     ).rejects.toThrow();
@@ -121,7 +123,7 @@ describe('mutate', () => {
         apply: async (tx) => {
           await tx.entities.put({ type: 'team', id: 'core', data: {}, updatedAt: 1 });
         },
-        request: { method: 'POST', path: '/teams/core/mute' },
+        write: testWrite('/teams/core/mute'),
         label: 'Mute core',
       }),
     ).rejects.toThrow();
@@ -144,7 +146,7 @@ describe('replay', () => {
     const entries = [await star(db, 'a'), await star(db, 'b'), await star(db, 'c')];
     const { send, calls } = scripted(200, 201, 204);
     expect(await replay(db, send)).toEqual({ sent: 3, failed: 0, stopped: null });
-    expect(calls.map((c) => [c.seq, c.key, c.path])).toEqual(entries.map((e) => [e.seq, e.key, e.path]));
+    expect(calls.map((c) => [c.seq, c.key, pathOf(c)])).toEqual(entries.map((e) => [e.seq, e.key, pathOf(e)]));
     expect(await db.outbox.count()).toBe(0);
     // The local change stays.
     expect(await db.entities.count()).toBe(3);
@@ -155,16 +157,16 @@ describe('replay', () => {
     const [a, b, c] = [await star(db, 'a'), await star(db, 'b'), await star(db, 'c')];
     const first = scripted(204, 'offline');
     expect(await replay(db, first.send)).toEqual({ sent: 1, failed: 0, stopped: 'network' });
-    expect(first.paths()).toEqual([a.path, b.path]);
+    expect(first.paths()).toEqual([pathOf(a), pathOf(b)]);
     const left = await pendingEntries(db);
     expect(left.map((e) => e.seq)).toEqual([b.seq, c.seq]);
     expect(left[0]).toMatchObject({ status: 'pending', attempts: 1, lastError: 'Failed to fetch', key: b.key });
 
     const second = scripted(204, 204);
     expect(await replay(db, second.send)).toEqual({ sent: 2, failed: 0, stopped: null });
-    expect(second.calls.map((e) => [e.path, e.key])).toEqual([
-      [b.path, b.key],
-      [c.path, c.key],
+    expect(second.calls.map((e) => [pathOf(e), e.key])).toEqual([
+      [pathOf(b), b.key],
+      [pathOf(c), c.key],
     ]);
     expect(await db.outbox.count()).toBe(0);
   });
@@ -174,16 +176,16 @@ describe('replay', () => {
     const [a, b, c] = [await star(db, 'a'), await star(db, 'b'), await star(db, 'c')];
     const calls: string[] = [];
     const answers: Record<string, SendResult> = {
-      [a.path]: { status: 412, message: 'The draft was changed by someone else.' },
-      [b.path]: { status: 409 },
-      [c.path]: { status: 204 },
+      [pathOf(a)]: { status: 412, message: 'The draft was changed by someone else.' },
+      [pathOf(b)]: { status: 409 },
+      [pathOf(c)]: { status: 204 },
     };
     const result = await replay(db, async (entry) => {
-      calls.push(entry.path);
-      return answers[entry.path]!;
+      calls.push(pathOf(entry));
+      return answers[pathOf(entry)]!;
     });
     expect(result).toEqual({ sent: 1, failed: 2, stopped: null });
-    expect(calls).toEqual([a.path, b.path, c.path]);
+    expect(calls).toEqual([pathOf(a), pathOf(b), pathOf(c)]);
     const failed = await failedEntries(db);
     expect(failed.map((e) => [e.seq, e.status, e.lastStatus, e.lastError, e.attempts])).toEqual([
       [a.seq, 'failed', 412, '412 The draft was changed by someone else.', 1],
@@ -203,7 +205,7 @@ describe('replay', () => {
     const [a, b] = [await star(db, 'a'), await star(db, 'b')];
     const first = scripted(503);
     expect(await replay(db, first.send)).toEqual({ sent: 0, failed: 0, stopped: 'retry-later' });
-    expect(first.paths()).toEqual([a.path]);
+    expect(first.paths()).toEqual([pathOf(a)]);
     expect(await db.outbox.get(a.seq)).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -215,7 +217,7 @@ describe('replay', () => {
     expect((await db.outbox.get(a.seq))?.attempts).toBe(2);
     const third = scripted(204, 204);
     expect(await replay(db, third.send)).toEqual({ sent: 2, failed: 0, stopped: null });
-    expect(third.paths()).toEqual([a.path, b.path]);
+    expect(third.paths()).toEqual([pathOf(a), pathOf(b)]);
   });
 
   it('stops on a 401 or 429 instead of dropping the write', async () => {
@@ -256,7 +258,7 @@ describe('replay', () => {
     const paths: string[] = [];
     let made = false;
     const send: OutboxSend = async (entry) => {
-      paths.push(entry.path);
+      paths.push(pathOf(entry));
       if (!made) {
         made = true;
         await star(db, 'b');

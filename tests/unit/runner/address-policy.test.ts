@@ -162,4 +162,8 @@ describe('refusalMessage', () => {
     expect(refusalMessage('127.0.0.1', 'loopback')).toBe('Refused: 127.0.0.1 is a loopback address');
     expect(refusalMessage('169.254.169.254', 'metadata')).toBe('Refused: 169.254.169.254 is a cloud metadata address');
   });
+
+  it('names a host name, never the address it resolved to', () => {
+    expect(refusalMessage('metadata.internal', 'metadata')).toBe('Refused: metadata.internal is not an allowed host');
+  });
 });

@@ -1,6 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { ClientRow, ClientsTable, WorkspaceRow } from '../schema.js';
-import type { Db } from './workspaces.js';
+import { JOINED_WORKSPACE_COLUMNS, splitJoinedWorkspace, type Db } from './workspaces.js';
 
 export async function insertClient(db: Db, row: ClientRow): Promise<void> {
   await db.insertInto('clients').values(row).execute();
@@ -56,30 +56,14 @@ export async function findClientOnWorkspace(
     .selectFrom('clients')
     .innerJoin('workspaces', 'workspaces.id', 'clients.workspace_id')
     .selectAll('clients')
-    .select([
-      'workspaces.domain as ws_domain',
-      'workspaces.name as ws_name',
-      'workspaces.status as ws_status',
-      'workspaces.login as ws_login',
-      'workspaces.created_at as ws_created_at',
-    ])
+    .select(JOINED_WORKSPACE_COLUMNS)
     .$if('clientId' in by, (qb) => qb.where('clients.client_id', '=', (by as { clientId: string }).clientId))
     .$if('id' in by, (qb) => qb.where('clients.id', '=', (by as { id: string }).id))
     .where('workspaces.domain', '=', domain)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { ws_domain, ws_name, ws_status, ws_login, ws_created_at, ...client } = row;
-  return {
-    client,
-    workspace: {
-      id: client.workspace_id,
-      domain: ws_domain,
-      name: ws_name,
-      status: ws_status,
-      login: ws_login,
-      created_at: ws_created_at,
-    },
-  };
+  const { row: client, workspace } = splitJoinedWorkspace(row);
+  return { client, workspace };
 }
 
 export type ClientPatch = Omit<

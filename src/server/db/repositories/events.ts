@@ -19,22 +19,3 @@ export async function recordEvent(db: Db, event: NewEvent): Promise<void> {
     .values({ ...event, id: randomUUID(), data: JSON.stringify(event.data) })
     .execute();
 }
-
-/** The newest events of a profile, newest first (the feeds build on this). */
-export async function listProfileEvents(
-  db: Db,
-  workspaceId: string,
-  profileId: string,
-  limit: number,
-): Promise<Array<Omit<NewEvent, 'data'> & { id: string; data: Record<string, unknown> }>> {
-  const rows = await db
-    .selectFrom('events')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('profile_id', '=', profileId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ ...row, data: JSON.parse(row.data) as Record<string, unknown> }));
-}

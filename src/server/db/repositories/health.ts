@@ -76,6 +76,36 @@ export async function listHealthTransitions(
   return [...(before ? [before] : []), ...within].map((t) => ({ at: Number(t.at), health: t.health }));
 }
 
+/**
+ * What holds a service's health down (DESIGN.md 5): the importance of each failing check that runs (neither
+ * paused nor disabled) and the health each open notice sets.
+ */
+export async function listHealthSignals(db: Db, workspaceId: string, serviceId: string): Promise<Health[]> {
+  const [checks, notices] = await Promise.all([
+    db
+      .selectFrom('health_checks')
+      .select('importance')
+      .where('workspace_id', '=', workspaceId)
+      .where('service_id', '=', serviceId)
+      .where('failing', '=', 1)
+      .where('disabled', '=', 0)
+      .where('paused', '=', 0)
+      .execute(),
+    db
+      .selectFrom('notices')
+      .select('health')
+      .where('workspace_id', '=', workspaceId)
+      .where('service_id', '=', serviceId)
+      .where('open', '=', 1)
+      .where('health', 'is not', null)
+      .execute(),
+  ]);
+  return [
+    ...checks.map((check) => check.importance),
+    ...notices.map((notice) => notice.health).filter((health): health is Health => health !== null),
+  ];
+}
+
 export function listHealthChecks(db: Db, workspaceId: string, serviceId: string): Promise<HealthCheckRow[]> {
   return db
     .selectFrom('health_checks')
@@ -149,20 +179,6 @@ export async function listHealthCheckResults(
   return rows.reverse().map((row) => ({ ...row, start: Number(row.start) }));
 }
 
-/**
- * The shared runner's view (DESIGN.md 5): every enabled, unpaused check without a team runner, across all
- * workspaces. This is the one cross-workspace read of health checks, and only the shared runner may make it.
- */
-export function listSchedulableChecks(db: Db): Promise<HealthCheckRow[]> {
-  return db
-    .selectFrom('health_checks')
-    .selectAll()
-    .where('disabled', '=', 0)
-    .where('paused', '=', 0)
-    .where('runner_id', 'is', null)
-    .execute();
-}
-
 /** Whether the newest `limit` results of a check succeeded, newest first (the runner's failure count at load). */
 export async function listLatestOutcomes(db: Db, checkId: string, limit: number): Promise<boolean[]> {
   const rows = await db
@@ -173,6 +189,22 @@ export async function listLatestOutcomes(db: Db, checkId: string, limit: number)
     .limit(limit)
     .execute();
   return rows.map((row) => Boolean(row.success));
+}
+
+/** The row of one probe result of `check` (shared runner and team runners alike). */
+export function healthCheckResultRow(
+  check: Pick<HealthCheckRow, 'id' | 'workspace_id'>,
+  result: { start: number; time: number; success: boolean; status?: number | undefined; error?: string | undefined },
+): HealthCheckResultsTable {
+  return {
+    check_id: check.id,
+    workspace_id: check.workspace_id,
+    start: result.start,
+    time: result.time,
+    success: result.success ? 1 : 0,
+    status: result.status ?? null,
+    error: result.error ?? null,
+  };
 }
 
 /** Rows per INSERT: 7 columns each stays well under SQLite's bound-parameter limit. */
@@ -303,10 +335,16 @@ export async function releaseCheckLeases(db: Db, owner: string): Promise<void> {
 }
 
 /** Persists whether a check is failing; true when that changed. */
-export async function setCheckFailing(db: Db, checkId: string, failing: boolean): Promise<boolean> {
+export async function setCheckFailing(
+  db: Db,
+  workspaceId: string,
+  checkId: string,
+  failing: boolean,
+): Promise<boolean> {
   const result = await db
     .updateTable('health_checks')
     .set({ failing: failing ? 1 : 0 })
+    .where('workspace_id', '=', workspaceId)
     .where('id', '=', checkId)
     .where('failing', '=', failing ? 0 : 1)
     .executeTakeFirst();

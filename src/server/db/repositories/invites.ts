@@ -1,5 +1,7 @@
 import type { InviteRow } from '../schema.js';
-import { escapeLike, type SearchPage } from './users.js';
+import { pageAndCount, type Paged } from './paging.js';
+import { escapeLike } from './search.js';
+import type { SearchPage } from './users.js';
 import type { Db } from './workspaces.js';
 import { sql } from 'kysely';
 
@@ -26,19 +28,14 @@ export function findPendingInviteByEmail(db: Db, workspaceId: string, email: str
     .executeTakeFirst();
 }
 
-export async function listPendingInvites(
-  db: Db,
-  workspaceId: string,
-  page: SearchPage,
-): Promise<{ rows: InviteRow[]; total: number }> {
+export function listPendingInvites(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<InviteRow>> {
   let query = db.selectFrom('invites').where('workspace_id', '=', workspaceId).where('accepted_at', 'is', null);
   const q = page.q?.trim().toLowerCase();
   if (q) query = query.where('email', 'like', sql<string>`${`%${escapeLike(q)}%`} escape '\\'`);
-  const [rows, count] = await Promise.all([
+  return pageAndCount(
     query.selectAll().orderBy('last_sent', 'desc').orderBy('id').limit(page.limit).offset(page.cursor).execute(),
     query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  );
 }
 
 export async function renewInvite(

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { MutesTable } from '../schema.js';
-import type { ServiceScope } from './services.js';
+import { visibleTo, type ServiceScope } from './services.js';
 import type { Db } from './workspaces.js';
 
 export type ProfileType = MutesTable['profile_type'];
@@ -110,21 +110,7 @@ export function listMutes(
       eb.or([eb('services.id', 'is not', null), eb('teams.id', 'is not', null), eb('users.id', 'is not', null)]),
     )
     .$if(!scope.all, (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb('services.id', 'is', null),
-          eb('services.visibility', '<>', 'owner'),
-          eb(
-            'services.owner_team_id',
-            'in',
-            eb
-              .selectFrom('team_members')
-              .select('team_members.team_id')
-              .where('team_members.workspace_id', '=', workspaceId)
-              .where('team_members.user_id', '=', scope.userId),
-          ),
-        ]),
-      ),
+      qb.where((eb) => eb.or([eb('services.id', 'is', null), visibleTo(workspaceId, scope)(eb)])),
     )
     .orderBy('name')
     .orderBy('mutes.profile_id')

@@ -21,6 +21,8 @@ export function listNotices(
   filter: NoticeListFilter,
   page: { cursor: number; limit: number },
 ): Promise<Paged<NoticeRow>> {
+  // No type asked for (`type=`): nothing matches, as in the app's filter; PostgreSQL refuses an empty `in ()`.
+  if (filter.types.length === 0) return Promise.resolve({ rows: [], total: 0 });
   let base = db
     .selectFrom('notices')
     .where('workspace_id', '=', workspaceId)

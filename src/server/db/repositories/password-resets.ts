@@ -32,3 +32,14 @@ export async function claimPasswordReset(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? row : undefined;
 }
+
+/** Uses up every reset key of a user still open, so a reset leaves no older link working. */
+export async function usePasswordResetsOf(db: Db, workspaceId: string, userId: string, now: string): Promise<void> {
+  await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+}

@@ -50,33 +50,30 @@ export async function runnerHasChecks(db: Db, workspaceId: string, handle: strin
 }
 
 /**
- * What a runner runs: the enabled, unpaused checks naming it, of services its team owns (a service moved to
- * another team keeps its checks, but they no longer go to the old team's runner).
+ * The checks a runner owns: those naming it, of services its team owns (a service moved to another team keeps
+ * its checks, but they no longer go to the old team's runner).
  */
-export function listRunnerChecks(db: Db, workspaceId: string, runner: RunnerRow): Promise<HealthCheckRow[]> {
+function checksOfRunner(db: Db, workspaceId: string, runner: RunnerRow) {
   return db
     .selectFrom('health_checks')
     .innerJoin('services', 'services.id', 'health_checks.service_id')
     .selectAll('health_checks')
     .where('health_checks.workspace_id', '=', workspaceId)
     .where('health_checks.runner_id', '=', runner.handle)
+    .where('services.owner_team_id', '=', runner.team_id);
+}
+
+/** What a runner runs: its enabled, unpaused checks. */
+export function listRunnerChecks(db: Db, workspaceId: string, runner: RunnerRow): Promise<HealthCheckRow[]> {
+  return checksOfRunner(db, workspaceId, runner)
     .where('health_checks.disabled', '=', 0)
     .where('health_checks.paused', '=', 0)
-    .where('services.owner_team_id', '=', runner.team_id)
     .orderBy('health_checks.id')
     .execute();
 }
 
-/** Of the given check ids, the checks that belong to the runner (as listRunnerChecks, paused or not). */
+/** Of the given check ids, the runner's checks (paused or not). */
 export function findRunnerChecks(db: Db, workspaceId: string, runner: RunnerRow, ids: string[]) {
   if (ids.length === 0) return Promise.resolve([] as HealthCheckRow[]);
-  return db
-    .selectFrom('health_checks')
-    .innerJoin('services', 'services.id', 'health_checks.service_id')
-    .selectAll('health_checks')
-    .where('health_checks.workspace_id', '=', workspaceId)
-    .where('health_checks.runner_id', '=', runner.handle)
-    .where('services.owner_team_id', '=', runner.team_id)
-    .where('health_checks.id', 'in', ids)
-    .execute();
+  return checksOfRunner(db, workspaceId, runner).where('health_checks.id', 'in', ids).execute();
 }

@@ -1,8 +1,8 @@
-import { sql, type ExpressionBuilder } from 'kysely';
-import { isSqlite } from '../connect.js';
+import type { ExpressionBuilder } from 'kysely';
 import type { Database, ServiceRow, ServicesTable } from '../schema.js';
 import { pageAndCount, type Paged } from './paging.js';
-import { escapeLike, type SearchPage } from './users.js';
+import { whereSearchTextContains } from './search.js';
+import type { SearchPage } from './users.js';
 import type { Db } from './workspaces.js';
 
 /**
@@ -41,8 +41,11 @@ const SERVICE_COLUMNS = [
   'services.updated_at',
 ] as const;
 
-/** DESIGN.md 5 in SQL: owner-only services only for the owning team's members (admins skip this filter). */
-function visibleTo(workspaceId: string, scope: ServiceScope) {
+/**
+ * DESIGN.md 5 in SQL, the one visibility predicate for queries over `services`: owner-only services only for
+ * the owning team's members, or for the team an API client acts for. Admins (`scope.all`) skip it.
+ */
+export function visibleTo(workspaceId: string, scope: ServiceScope) {
   return (eb: ExpressionBuilder<Database, 'services'>) =>
     eb.or([
       eb('services.visibility', '<>', 'owner'),
@@ -135,25 +138,14 @@ export function findServiceByHandle(db: Db, workspaceId: string, handle: string)
     .executeTakeFirst();
 }
 
-/** Services whose name, handle or description contains `q`, as searchTeams does it, visible to the scope. */
+/** Services whose name, handle or description contains `q`, visible to the scope. */
 export function searchServices(
   db: Db,
   workspaceId: string,
   scope: ServiceScope,
   page: SearchPage,
 ): Promise<Paged<ServiceListRow>> {
-  let query = visibleServices(db, workspaceId, scope);
-  const q = page.q?.trim().toLowerCase();
-  if (q) {
-    // FTS5's trigram LIKE takes no ESCAPE clause, so only plain text goes through the index.
-    if (isSqlite(db) && !/[\\%_]/.test(q)) {
-      query = query
-        .innerJoin('services_fts', (join) => join.on(sql<boolean>`services_fts.rowid = services.rowid`))
-        .where('services_fts.search_text', 'like', `%${q}%`);
-    } else {
-      query = query.where(sql<boolean>`services.search_text like ${`%${escapeLike(q)}%`} escape '\\'`);
-    }
-  }
+  const query = whereSearchTextContains(db, visibleServices(db, workspaceId, scope), 'services', page.q);
   return pageOfServices(query, scope, page);
 }
 

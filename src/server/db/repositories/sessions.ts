@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
-import type { SessionsTable, UserRow, WorkspaceRow } from '../schema.js';
-import type { Db } from './workspaces.js';
+import type { SessionsTable, UserRow } from '../schema.js';
+import { JOINED_WORKSPACE_COLUMNS, splitJoinedWorkspace, type Db } from './workspaces.js';
 
 export type SessionRecord = Omit<Insertable<SessionsTable>, 'revoked_at'>;
 
@@ -45,28 +45,14 @@ export async function findLiveCaller(db: Db, sessionId: string, domain: string, 
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .innerJoin('workspaces', 'workspaces.id', 'sessions.workspace_id')
     .selectAll('users')
-    .select([
-      'workspaces.domain as ws_domain',
-      'workspaces.name as ws_name',
-      'workspaces.status as ws_status',
-      'workspaces.login as ws_login',
-      'workspaces.created_at as ws_created_at',
-    ])
+    .select(JOINED_WORKSPACE_COLUMNS)
     .where('sessions.id', '=', sessionId)
     .where('workspaces.domain', '=', domain)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { ws_domain, ws_name, ws_status, ws_login, ws_created_at, ...user } = row;
-  const workspace: WorkspaceRow = {
-    id: user.workspace_id,
-    domain: ws_domain,
-    name: ws_name,
-    status: ws_status,
-    login: ws_login,
-    created_at: ws_created_at,
-  };
+  const { row: user, workspace } = splitJoinedWorkspace(row);
   return { user: user as UserRow, workspace };
 }
 

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
-import type { TeamRole } from '../../../domain/catalogue.js';
 import { isSqlite } from '../connect.js';
+import type { TeamRole } from '../../../domain/catalogue.js';
 import type { TeamRow, TeamsTable } from '../schema.js';
 import { pageAndCount, pageWithTotal, type Paged } from './paging.js';
-import { escapeLike, type SearchPage } from './users.js';
+import { whereSearchTextContains } from './search.js';
+import type { SearchPage } from './users.js';
 import type { Db } from './workspaces.js';
 
 /** A team with its parent's reference (left-joined: one query for a page of teams). */
@@ -70,24 +71,9 @@ export function findTeamByHandle(db: Db, workspaceId: string, handle: string) {
     .executeTakeFirst();
 }
 
-/**
- * Teams whose name, handle or description contains `q`. On SQLite the trigram FTS table finds the candidates
- * (joined, so the planner starts from the index hits); on PostgreSQL pg_trgm serves the LIKE directly.
- */
+/** Teams whose name, handle or description contains `q`. */
 export function searchTeams(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<TeamListRow>> {
-  let query = teamsOf(db, workspaceId);
-  const q = page.q?.trim().toLowerCase();
-  if (q) {
-    // FTS5's trigram LIKE takes no ESCAPE clause, so only plain text goes through the index.
-    if (isSqlite(db) && !/[\\%_]/.test(q)) {
-      query = query
-        .innerJoin('teams_fts', (join) => join.on(sql<boolean>`teams_fts.rowid = teams.rowid`))
-        .where('teams_fts.search_text', 'like', `%${q}%`);
-    } else {
-      query = query.where(sql<boolean>`teams.search_text like ${`%${escapeLike(q)}%`} escape '\\'`);
-    }
-  }
-  return pageOfTeams(query, page);
+  return pageOfTeams(whereSearchTextContains(db, teamsOf(db, workspaceId), 'teams', page.q), page);
 }
 
 export function listSubTeams(db: Db, workspaceId: string, parentId: string, page: SearchPage) {
@@ -290,6 +276,18 @@ export async function deleteMember(db: Db, workspaceId: string, teamId: string, 
     .where('workspace_id', '=', workspaceId)
     .where('team_id', '=', teamId)
     .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Like lockWorkspaceRoles, for the roles of one team: locks the team row on PostgreSQL. */
+export async function lockTeamRoles(db: Db, workspaceId: string, teamId: string): Promise<void> {
+  if (isSqlite(db)) return;
+  await db
+    .selectFrom('teams')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', teamId)
+    .forNoKeyUpdate()
     .execute();
 }
 

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { NewUser, UserPatch, UserRow } from '../schema.js';
 import { isSqlite } from '../connect.js';
+import type { NewUser, UserPatch, UserRow } from '../schema.js';
+import { pageWithTotal, type Paged } from './paging.js';
+import { whereSearchTextContains } from './search.js';
 import type { Db } from './workspaces.js';
 
 export function findUserByHandle(db: Db, workspaceId: string, handle: string): Promise<UserRow | undefined> {
@@ -73,6 +75,16 @@ export async function deleteUser(db: Db, workspaceId: string, id: string): Promi
   await db.deleteFrom('users').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }
 
+/**
+ * Inside a guarded transaction (db/transactions.ts): waits for any other change of this workspace's roles and
+ * keeps the next ones waiting until commit. PostgreSQL locks the workspace row (NO KEY UPDATE: inserts that
+ * reference the workspace go on); SQLite's IMMEDIATE transaction already holds the write lock.
+ */
+export async function lockWorkspaceRoles(db: Db, workspaceId: string): Promise<void> {
+  if (isSqlite(db)) return;
+  await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forNoKeyUpdate().execute();
+}
+
 export async function countOwners(db: Db, workspaceId: string): Promise<number> {
   const row = await db
     .selectFrom('users')
@@ -90,7 +102,7 @@ export interface SearchPage {
 }
 
 /** The user columns (never the generated search text). */
-export const USER_COLUMNS = [
+const USER_COLUMNS = [
   'users.id',
   'users.workspace_id',
   'users.handle',
@@ -109,28 +121,11 @@ export const USER_COLUMNS = [
 
 /**
  * Users of one workspace whose name, handle or email contains `q`, ordered by name, with the total, in one
- * query (a window count). On SQLite the trigram FTS index finds the candidates; on PostgreSQL the pg_trgm
- * index serves the LIKE directly.
+ * query (a window count).
  */
-export async function searchUsers(
-  db: Db,
-  workspaceId: string,
-  page: SearchPage,
-): Promise<{ rows: UserRow[]; total: number }> {
-  let query = db.selectFrom('users').where('users.workspace_id', '=', workspaceId);
-  const q = page.q?.trim().toLowerCase();
-  if (q) {
-    const literal = !/[\\%_]/.test(q);
-    if (isSqlite(db) && literal) {
-      // Joined (not `rowid in (...)`) so the planner starts from the few index hits, not the workspace's users.
-      // FTS5's trigram LIKE takes no ESCAPE clause, so only plain text goes through the index.
-      query = query
-        .innerJoin('users_fts', (join) => join.on(sql<boolean>`users_fts.rowid = users.rowid`))
-        .where('users_fts.search_text', 'like', `%${q}%`);
-    } else {
-      query = query.where(sql<boolean>`users.search_text like ${`%${escapeLike(q)}%`} escape '\\'`);
-    }
-  }
+export async function searchUsers(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<UserRow>> {
+  const ofWorkspace = db.selectFrom('users').where('users.workspace_id', '=', workspaceId);
+  const query = whereSearchTextContains(db, ofWorkspace, 'users', page.q);
   const rows = await query
     .select(USER_COLUMNS)
     .select(sql<number | string>`count(*) over ()`.as('total'))
@@ -139,18 +134,8 @@ export async function searchUsers(
     .limit(page.limit)
     .offset(page.cursor)
     .execute();
-  if (rows.length > 0) {
-    return { rows: rows.map(({ total: _total, ...user }) => user), total: Number(rows[0]!.total) };
-  }
-  // Past the last page the window has no row to ride on; count separately.
-  const count =
-    page.cursor > 0
-      ? await query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()
-      : { n: 0 };
-  return { rows: [], total: Number(count.n) };
-}
-
-/** Escapes LIKE wildcards so a search for "50%" means the text. */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return pageWithTotal(rows, page.cursor, async () => {
+    const count = await query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    return count.n;
+  });
 }

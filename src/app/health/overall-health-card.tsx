@@ -1,6 +1,6 @@
 import { Card } from 'primereact/card';
 import type { Service } from '../../contract/catalogue.js';
-import { ServiceHealthHistory, ViewHealthChecksButton } from '../health/daily-health-bars.js';
+import { ServiceHealthHistory, ViewHealthChecksButton } from './daily-health-bars.js';
 
 /**
  * The overview's Overall Health (spec/catalogue.md 2.1): the uptime and one bar per day since the later of the

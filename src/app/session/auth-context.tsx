@@ -1,5 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
 import type { User, Workspace } from '../../contract/accounts.js';
+import { sessionOperations } from '../../contract/operations/session.js';
+import { userOperations } from '../../contract/operations/users.js';
+import { workspaceOperations } from '../../contract/operations/workspace.js';
 import { ApiError, createApiClient, type ApiClient } from '../api/client.js';
 import { usernameFromToken } from './token.js';
 
@@ -120,22 +123,54 @@ function isNetworkError(error: unknown): boolean {
   return error instanceof TypeError;
 }
 
+// The token call goes without a token (the session cookie is the credential) and never refreshes itself.
+const bare = createApiClient({ getToken: () => null, refreshToken: async () => null });
+
+/** A token from the session cookie, null when the server refuses one; rejects when the network fails. */
+async function requestSessionToken(domain: string): Promise<string | null> {
+  try {
+    const body = { grant_type: 'session' as const, workspace: domain };
+    return (await bare.call(sessionOperations.issueToken, { body }, { retryOn401: false })).access_token;
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+interface StartRequests {
+  domain: string;
+  workspace: Promise<Workspace>;
+  token: Promise<string | null>;
+}
+
+let started: StartRequests | null = null;
+
+/**
+ * Asks for the workspace and a token at once, before React renders (main.tsx); the provider takes these
+ * requests instead of starting its own.
+ */
+export function startSession(domain: string): void {
+  started = { domain, workspace: bare.call(workspaceOperations.getWorkspace), token: requestSessionToken(domain) };
+  // Handled where the provider awaits them.
+  started.workspace.catch(() => undefined);
+  started.token.catch(() => undefined);
+}
+
+function takeStartRequests(domain: string): StartRequests {
+  const taken = started?.domain === domain ? started : null;
+  started = null;
+  return (
+    taken ?? { domain, workspace: bare.call(workspaceOperations.getWorkspace), token: requestSessionToken(domain) }
+  );
+}
+
 export function AuthProvider({ domain, children }: { domain: string; children: ReactNode }) {
   const [state, dispatch] = useReducer(authReducer, initialAuthState);
   const tokenRef = useRef<string | null>(null);
   tokenRef.current = state.token;
   const refreshing = useRef<Promise<string | null> | null>(null);
 
-  const requestToken = useCallback(async (): Promise<string | null> => {
-    const response = await fetch('/api/token', {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'session', workspace: domain }),
-    });
-    if (!response.ok) return null;
-    return ((await response.json()) as { access_token: string }).access_token;
-  }, [domain]);
+  const requestToken = useCallback(() => requestSessionToken(domain), [domain]);
 
   const api = useMemo(
     () =>
@@ -156,15 +191,33 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
     [requestToken],
   );
 
+  // At start-up the user is asked for before the token is the provider's: it goes with this call (fresh, so no
+  // refresh on 401).
+  const fetchUser = useCallback(
+    async (token: string): Promise<User | null> => {
+      const username = usernameFromToken(token);
+      if (!username) return null;
+      const headers = { authorization: `Bearer ${token}` };
+      return api.call(userOperations.getUser, { params: { username } }, { headers, retryOn401: false });
+    },
+    [api],
+  );
+
+  const showUser = useCallback(
+    (token: string, workspace: Workspace, user: User) => {
+      dispatch({ type: 'user', user });
+      writeLastSeen(domain, { workspace, username: usernameFromToken(token), user });
+    },
+    [domain],
+  );
+
   const loadUser = useCallback(
     async (token: string, workspace: Workspace) => {
       const username = usernameFromToken(token);
       if (!username) return;
-      const user = await api.get<User>(`/users/${encodeURIComponent(username)}`);
-      dispatch({ type: 'user', user });
-      writeLastSeen(domain, { workspace, username, user });
+      showUser(token, workspace, await api.call(userOperations.getUser, { params: { username } }));
     },
-    [api, domain],
+    [api, showUser],
   );
 
   const acceptToken = useCallback(
@@ -176,13 +229,17 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
     [loadUser],
   );
 
-  // Start: request the workspace, then a token from the session cookie.
+  // Start: the workspace and a token from the session cookie are asked for at once, and the user as soon as
+  // the token is there; the answers are applied in that order (a failed workspace call decides alone).
   useEffect(() => {
     let cancelled = false;
+    const start = takeStartRequests(domain);
+    const tokenRequest = start.token.catch(() => null);
+    const userRequest = tokenRequest.then((token) => (token ? fetchUser(token) : null)).catch(() => null);
     (async () => {
       let workspace: Workspace;
       try {
-        workspace = await api.get<Workspace>('/workspace');
+        workspace = await start.workspace;
       } catch (error) {
         if (cancelled) return;
         const seen = readLastSeen(domain);
@@ -193,29 +250,38 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
       }
       if (cancelled) return;
       dispatch({ type: 'workspace', workspace });
-      const token = await requestToken().catch(() => null);
+      const token = await tokenRequest;
       if (cancelled) return;
-      if (token) await acceptToken(token, workspace);
-      else dispatch({ type: 'token-failed', error: false });
+      if (!token) {
+        dispatch({ type: 'token-failed', error: false });
+        return;
+      }
+      tokenRef.current = token;
+      dispatch({ type: 'token', token });
+      const user = await userRequest;
+      if (!cancelled && user) showUser(token, workspace, user);
     })();
     return () => {
       cancelled = true;
     };
-  }, [api, domain, requestToken, acceptToken]);
+  }, [domain, fetchUser, showUser]);
 
   const login = useCallback(
     async (email: string, password: string) => {
-      await api.request('POST', '/session', { body: { workspace: domain, login: email, password }, retryOn401: false });
+      const body = { workspace: domain, login: email, password };
+      await api.call(sessionOperations.createSession, { body }, { retryOn401: false });
       const token = await requestToken();
       if (!token) throw new ApiError(401, { message: 'Login/password did not match' });
-      const workspace = state.workspace ?? (await api.get<Workspace>('/workspace'));
+      const workspace = state.workspace ?? (await api.call(workspaceOperations.getWorkspace));
       await acceptToken(token, workspace);
     },
     [api, domain, requestToken, acceptToken, state.workspace],
   );
 
   const logout = useCallback(async () => {
-    await api.request('DELETE', '/session', { body: { workspace: domain }, retryOn401: false }).catch(() => undefined);
+    await api
+      .call(sessionOperations.deleteSession, { body: { workspace: domain } }, { retryOn401: false })
+      .catch(() => undefined);
     tokenRef.current = null;
     writeLastSeen(domain, null);
     dispatch({ type: 'logged-out' });

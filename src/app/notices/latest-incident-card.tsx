@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
 import type { Service } from '../../contract/catalogue.js';
-import { useAuth } from '../auth/auth-context.js';
-import { formatNoticeTime } from '../notices/notice-format.js';
-import { getNoticesQueryOptions, OPEN_INCIDENTS } from '../notices/notices-api.js';
+import { useAuth } from '../session/auth-context.js';
+import { formatNoticeTime } from './notice-format.js';
+import { getNoticesQueryOptions, OPEN_INCIDENTS } from './notices-api.js';
 
 /**
  * The overview's latest open incident (spec/catalogue.md 2.1): the newest one's title, its first history message

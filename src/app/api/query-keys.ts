@@ -1,0 +1,57 @@
+/**
+ * Every query key of the app, in one factory: a read and the writes that invalidate it name the same key, and
+ * the prefixes (`keys.team(handle)` holds the team's members, services, runners, ...) are where invalidation
+ * reaches. The shapes are stored in Dexie by the query persister: change one and what was seen offline is lost.
+ */
+import type { Page } from '../../domain/pagination.js';
+
+export interface SearchPage extends Page {
+  q: string;
+}
+
+export const keys = {
+  services: () => ['services'] as const,
+  serviceSearch: (params: SearchPage) => ['services', 'search', params] as const,
+
+  /** Every service record (prefix). */
+  anyService: () => ['service'] as const,
+  service: (handle: string) => ['service', handle] as const,
+  serviceHealthChecks: (handle: string) => ['service', handle, 'health-checks'] as const,
+  serviceDailyHealth: (handle: string, from: string) => ['service', handle, 'health-daily', from] as const,
+  /** Every notice list of a service (prefix); `noticeList` adds the filter. */
+  serviceNotices: (handle: string) => ['notices', handle] as const,
+  noticeList: (handle: string, filter: { type: string; status: string }) => ['notices', handle, filter] as const,
+  healthCheckResults: (id: string) => ['health-check', id, 'results'] as const,
+  healthRollup: (handle: string, from: string, version: number) => ['health-rollup', handle, from, version] as const,
+
+  /** A service's drafts (prefix), and one draft. */
+  drafts: (service: string) => ['service', service, 'drafts'] as const,
+  draft: (service: string, section: string, handle: string) => ['service', service, 'drafts', section, handle] as const,
+
+  teams: () => ['teams'] as const,
+  teamSearch: (params: SearchPage) => ['teams', 'search', params] as const,
+  /** Every team record (prefix). */
+  anyTeam: () => ['team'] as const,
+  team: (handle: string) => ['team', handle] as const,
+  teamMembers: (team: string, page?: Page) =>
+    page ? (['team', team, 'members', page] as const) : (['team', team, 'members'] as const),
+  teamServices: (team: string, page: Page) => ['team', team, 'services', page] as const,
+  /** The home panel's list of one team's services (one largest page). */
+  teamServicesAll: (team: string) => ['team', team, 'services', 'home'] as const,
+  subTeams: (team: string, page: Page) => ['team', team, 'teams', page] as const,
+  teamServiceCount: (team: string) => ['team', team, 'service-count'] as const,
+  teamPublicFeed: (team: string) => ['team', team, 'public-feed'] as const,
+  teamRunners: (team: string) => ['team', team, 'runners'] as const,
+  teamClients: (team: string) => ['team', team, 'clients'] as const,
+
+  users: () => ['users'] as const,
+  userSearch: (params: SearchPage) => ['users', 'search', params] as const,
+  invites: (params: Page) => ['invites', params] as const,
+  user: (handle: string) => ['user', handle] as const,
+  userStarred: (handle: string) => ['user', handle, 'starred'] as const,
+  userTeams: (handle: string) => ['user', handle, 'teams'] as const,
+  userFeed: (handle: string) => ['user', handle, 'feed'] as const,
+  userPublicFeed: (handle: string) => ['user', handle, 'public-feed'] as const,
+  userMuted: (handle: string) => ['user', handle, 'muted'] as const,
+  userWatched: (handle: string) => ['user', handle, 'watched-services'] as const,
+};

@@ -1,0 +1,4 @@
+/** What the health feature offers the other features: the service's health tab and cards, a team's health. */
+export { healthChecksSection } from './health-sections.js';
+export { OverallHealthCard } from './overall-health-card.js';
+export { ServiceHealthHistory, ViewHealthChecksButton } from './daily-health-bars.js';

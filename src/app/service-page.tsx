@@ -1,0 +1,21 @@
+import type { Service } from '../contract/catalogue.js';
+import { healthChecksSection, OverallHealthCard } from './health/index.js';
+import { LatestIncidentCard, noticesSection } from './notices/index.js';
+import { overviewSection, ServiceScreen, settingsSection, tabsOf } from './services/index.js';
+
+/** The service screens as the product has them: each section from the feature that owns it. */
+const SECTIONS = [
+  overviewSection([LatestIncidentCard, OverallHealthCard]),
+  healthChecksSection,
+  noticesSection,
+  settingsSection,
+];
+
+/** The side menu a viewer sees for a service. */
+export function serviceTabs(service: Pick<Service, 'permissions'>) {
+  return tabsOf(SECTIONS, service);
+}
+
+export default function ServicePage() {
+  return <ServiceScreen sections={SECTIONS} />;
+}

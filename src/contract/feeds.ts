@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { line } from './common.js';
+import { profileType } from './catalogue.js';
+
+/** A feed event (spec/platform.md section 3, DESIGN.md section 9). */
+export const feedEvent = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    created_at: z.string(),
+    agent_name: z.string(),
+    profile: z.object({
+      type: profileType,
+      handle: z.string(),
+      name: z.string(),
+      thumbnail_url: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'FeedEvent' });
+export type FeedEvent = z.infer<typeof feedEvent>;
+
+/** DESIGN.md 9: newest first, `cursor` is the last event id seen. */
+export const feedQuery = z.strictObject({
+  cursor: line().max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** A notification (spec/platform.md section 3, DESIGN.md section 9). */
+export const notification = z
+  .object({
+    id: z.string(),
+    message: z.string(),
+    subject: z.object({ type: profileType, handle: z.string(), name: z.string() }),
+    created_at: z.string(),
+    read: z.boolean(),
+  })
+  .meta({ id: 'Notification' });
+export type Notification = z.infer<typeof notification>;

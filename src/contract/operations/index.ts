@@ -1,0 +1,43 @@
+import type { Operation } from '../operation.js';
+import { assetOperations } from './assets.js';
+import { autocompleteOperations } from './autocomplete.js';
+import { clientOperations } from './clients.js';
+import { healthOperations } from './health.js';
+import { inviteOperations } from './invites.js';
+import { muteOperations } from './mutes.js';
+import { noticeOperations } from './notices.js';
+import { passwordOperations } from './passwords.js';
+import { registrationOperations } from './registration.js';
+import { runnerOperations } from './runners.js';
+import { serviceOperations } from './services.js';
+import { sessionOperations } from './session.js';
+import { starOperations } from './stars.js';
+import { systemOperations } from './system.js';
+import { teamOperations } from './teams.js';
+import { userTeamOperations } from './user-teams.js';
+import { userOperations } from './users.js';
+import { watchedServiceOperations } from './watched-services.js';
+import { workspaceOperations } from './workspace.js';
+
+/** Every operation of the API, once. */
+export const allOperations: readonly Operation[] = [
+  assetOperations,
+  autocompleteOperations,
+  clientOperations,
+  healthOperations,
+  inviteOperations,
+  muteOperations,
+  noticeOperations,
+  passwordOperations,
+  registrationOperations,
+  runnerOperations,
+  serviceOperations,
+  sessionOperations,
+  starOperations,
+  systemOperations,
+  teamOperations,
+  userOperations,
+  userTeamOperations,
+  watchedServiceOperations,
+  workspaceOperations,
+].flatMap((group) => Object.values<Operation>(group));

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import {
+  changeHealth,
+  changeStage,
+  changeVisibility,
+  reparent,
+  service,
+  serviceCreate,
+  serviceParams,
+  servicePageQuery,
+  serviceUpdate,
+  teamParams,
+} from '../catalogue.js';
+import { pageQuery } from '../common.js';
+import { defineOperations } from '../operation.js';
+
+const tags = ['services'];
+const edit = { tags, access: 'beacon.service.manage', params: serviceParams, response: service } as const;
+const editErrors = [400, 401, 403, 404] as const;
+
+/** Services (spec/catalogue.md sections 2 and 7). */
+export const serviceOperations = defineOperations({
+  searchServices: {
+    method: 'GET',
+    path: '/search/services',
+    summary: 'Services the viewer may see, by name, paged (36) and searchable; total in the `total` header',
+    tags,
+    access: 'beacon.service.read',
+    query: servicePageQuery,
+    response: z.array(service),
+    paged: true,
+    errors: [400, 401, 403, 404],
+  },
+  listTeamServices: {
+    method: 'GET',
+    path: '/teams/:team/services',
+    summary: 'Services of a team the viewer may see, paged; total in the `total` header',
+    tags,
+    access: 'beacon.service.read',
+    params: teamParams,
+    query: pageQuery,
+    response: z.array(service),
+    paged: true,
+    errors: [400, 401, 403, 404],
+  },
+  createService: {
+    method: 'POST',
+    path: '/teams/:team/services',
+    summary: 'Create a service owned by a team (its members, workspace admins and owners; not guests)',
+    tags,
+    access: 'beacon.service.manage',
+    params: teamParams,
+    body: serviceCreate,
+    response: service,
+    status: 201,
+    errors: [400, 401, 403, 404, 409],
+  },
+  getService: {
+    method: 'GET',
+    path: '/services/:service',
+    summary: 'One service by handle or id; 404 when missing or hidden from the viewer (also the handle check)',
+    tags,
+    access: 'beacon.service.read',
+    params: serviceParams,
+    response: service,
+    errors: [401, 403, 404],
+  },
+  updateService: {
+    ...edit,
+    method: 'PATCH',
+    path: '/services/:service',
+    summary: 'Edit name, description or links (members of the owning team, workspace admins and owners)',
+    body: serviceUpdate,
+    errors: editErrors,
+  },
+  deleteService: {
+    method: 'DELETE',
+    path: '/services/:service',
+    summary: 'Delete a service (editors)',
+    tags,
+    access: 'beacon.service.manage',
+    params: serviceParams,
+    response: null,
+    errors: [401, 403, 404],
+  },
+  reparentService: {
+    ...edit,
+    method: 'POST',
+    path: '/services/:service/actions/reparent',
+    summary: 'Move a service to another team of this workspace (id or handle; editors)',
+    body: reparent,
+    errors: editErrors,
+  },
+  changeServiceHealth: {
+    ...edit,
+    method: 'POST',
+    path: '/services/:service/actions/change-health',
+    summary: 'Set the service health (editors)',
+    body: changeHealth,
+    errors: editErrors,
+  },
+  changeServiceVisibility: {
+    ...edit,
+    method: 'POST',
+    path: '/services/:service/actions/change-visibility',
+    summary: 'Set who may see the service (editors)',
+    body: changeVisibility,
+    errors: editErrors,
+  },
+  changeServiceStage: {
+    ...edit,
+    method: 'POST',
+    path: '/services/:service/actions/change-stage',
+    summary: 'Set the service stage (editors)',
+    body: changeStage,
+    errors: editErrors,
+  },
+  uploadServiceIcon: {
+    ...edit,
+    method: 'POST',
+    path: '/services/:service/icon',
+    summary: 'Upload the service photo (multipart field `icon`, PNG, JPEG, GIF or WebP; editors)',
+    consumes: ['multipart/form-data'],
+    errors: editErrors,
+  },
+  clearServiceIcon: {
+    ...edit,
+    method: 'DELETE',
+    path: '/services/:service/icon',
+    summary: 'Clear the service photo (editors)',
+    errors: editErrors,
+  },
+});

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { isSqlite } from '../connect.js';
+import type { MailOutboxRow } from '../schema.js';
+import type { Db } from './workspaces.js';
+
+/** A mail to queue: ready to send, or a password-reset request the job turns into one. */
+export type QueuedMail =
+  | { kind: 'mail'; recipient: string; subject: string; body: string }
+  | { kind: 'password-reset'; recipient: string; workspaceDomain: string };
+
+/**
+ * Queues a mail; call it in the transaction of the change the mail is about. Times are real time (not the
+ * context's clock, which tests move), the job's clock.
+ */
+export async function enqueueMail(db: Db, mail: QueuedMail): Promise<void> {
+  const now = new Date().toISOString();
+  await db
+    .insertInto('mail_outbox')
+    .values({
+      id: randomUUID(),
+      kind: mail.kind,
+      workspace_domain: mail.kind === 'password-reset' ? mail.workspaceDomain : null,
+      recipient: mail.recipient,
+      subject: mail.kind === 'mail' ? mail.subject : '',
+      body: mail.kind === 'mail' ? mail.body : '',
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      lease_owner: null,
+      lease_until: null,
+      last_error: null,
+      created_at: now,
+      sent_at: null,
+    })
+    .execute();
+}
+
+/**
+ * Leases up to `limit` due mails to `owner` until `until` and counts the attempt, in one statement. On
+ * PostgreSQL the rows are picked FOR UPDATE SKIP LOCKED, so processes claiming at once take different rows;
+ * the lease is checked again on the locked row, so a row is never leased twice. SQLite runs one writer.
+ */
+export async function claimMail(
+  db: Db,
+  options: { owner: string; now: string; until: string; limit: number },
+): Promise<MailOutboxRow[]> {
+  const { owner, now, until, limit } = options;
+  return db
+    .updateTable('mail_outbox')
+    .set((eb) => ({ lease_owner: owner, lease_until: until, attempts: eb('attempts', '+', 1) }))
+    .where('id', 'in', (eb) => {
+      const due = eb
+        .selectFrom('mail_outbox')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]))
+        .orderBy('next_attempt_at')
+        .limit(limit);
+      return isSqlite(db) ? due : due.forUpdate().skipLocked();
+    })
+    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]))
+    .returningAll()
+    .execute();
+}
+
+/** When the next mail nobody holds is due (epoch ms), or undefined when none is pending. */
+export async function nextMailDue(db: Db): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => eb.fn.min('next_attempt_at').as('next'))
+    .where('status', '=', 'pending')
+    .where('lease_until', 'is', null)
+    .executeTakeFirst();
+  return row?.next ? Date.parse(row.next) : undefined;
+}
+
+/** Marks a leased mail sent and forgets its body; false when `owner` no longer held the lease. */
+export async function markMailSent(db: Db, id: string, owner: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('mail_outbox')
+    .set({ status: 'sent', sent_at: now, body: '', lease_owner: null, lease_until: null, last_error: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Records a failed attempt: retried at `retryAt`, or given up for good (and its links forgotten) when null. */
+export async function markMailFailed(
+  db: Db,
+  id: string,
+  owner: string,
+  failure: { error: string; retryAt: string | null },
+): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set({
+      status: failure.retryAt ? 'pending' : 'failed',
+      ...(failure.retryAt ? { next_attempt_at: failure.retryAt } : { body: '' }),
+      last_error: failure.error,
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/** Drops a leased row that needs no mail (a reset request for no account). */
+export async function deleteLeasedMail(db: Db, id: string, owner: string): Promise<void> {
+  await db.deleteFrom('mail_outbox').where('id', '=', id).where('lease_owner', '=', owner).execute();
+}
+
+/** Forgets mail sent before `sentBefore` and mail given up before `failedBefore` (by creation). */
+export async function deleteOldMail(db: Db, sentBefore: string, failedBefore: string): Promise<void> {
+  await db
+    .deleteFrom('mail_outbox')
+    .where((w) =>
+      w.or([
+        w.and([w('status', '=', 'sent'), w('sent_at', '<', sentBefore)]),
+        w.and([w('status', '=', 'failed'), w('created_at', '<', failedBefore)]),
+      ]),
+    )
+    .execute();
+}
+
+export interface MailStatus {
+  pending: number;
+  /** The earliest next attempt of a pending mail. */
+  nextAttemptAt: string | null;
+  sentSince: number;
+  failedTotal: number;
+  /** The newest `failedLimit` mails given up. */
+  failed: Array<
+    Pick<MailOutboxRow, 'id' | 'recipient' | 'subject' | 'kind' | 'attempts' | 'last_error' | 'created_at'>
+  >;
+}
+
+/** What `beacon mail status` shows: pending mail, mail given up with its last error, mail sent since `since`. */
+export async function mailStatus(db: Db, since: string, failedLimit = 50): Promise<MailStatus> {
+  const [pending, sent, failedTotal, failed] = await Promise.all([
+    db
+      .selectFrom('mail_outbox')
+      .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min('next_attempt_at').as('next')])
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('mail_outbox')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('status', '=', 'sent')
+      .where('sent_at', '>=', since)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('mail_outbox')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('status', '=', 'failed')
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('mail_outbox')
+      .select(['id', 'recipient', 'subject', 'kind', 'attempts', 'last_error', 'created_at'])
+      .where('status', '=', 'failed')
+      .orderBy('created_at', 'desc')
+      .limit(failedLimit)
+      .execute(),
+  ]);
+  return {
+    pending: Number(pending.n),
+    nextAttemptAt: pending.next ?? null,
+    sentSince: Number(sent.n),
+    failedTotal: Number(failedTotal.n),
+    failed,
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Registers API operations declared in the contract (src/contract/operation.ts) as Fastify routes: the route's
+ * schema, its OpenAPI entry and who may call it all come from the declaration, so a route module holds only its
+ * handlers. Authentication happens once per request, in a hook driven by the operation's `access`: the handler
+ * gets the caller ready, never authenticates itself.
+ */
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  routeSchemaOf,
+  successStatus,
+  type Operation,
+  type OperationOutput,
+  type PageItem,
+  type PageOf,
+  type ParsedInput,
+} from '../contract/operation.js';
+import type { RouteScope } from '../domain/scopes.js';
+import type { ServerContext } from './context.js';
+import { requireCaller } from './http.js';
+import type { Caller } from './services/auth.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller, set before the handler runs on every operation that is not public. */
+    caller?: Caller;
+  }
+}
+
+/** What a handler gets: the validated input, the caller (unless the operation is public), the raw request. */
+export type HandlerArgs<O extends Operation> = ParsedInput<O> & {
+  request: FastifyRequest;
+  reply: FastifyReply;
+} & (O['access'] extends 'public' ? object : { caller: Caller });
+
+/** A handler answers the success body (a page for paged lists), or the reply when it sent something itself. */
+export type HandlerResult<O extends Operation> =
+  (O['paged'] extends true ? PageOf<PageItem<O>> : OperationOutput<O>) | FastifyReply;
+
+export type Handler<O extends Operation> = (args: HandlerArgs<O>) => Promise<HandlerResult<O>> | HandlerResult<O>;
+
+export interface RouteExtras {
+  /** Extra Fastify route config (rate limits). */
+  config?: Omit<FastifyContextConfig, 'scope'>;
+  /** How this route authenticates, when not by bearer token alone (assets also take the session cookie). */
+  authenticate?: (request: FastifyRequest) => (domain: string) => Promise<Caller>;
+}
+
+/** The route's decision for API clients, as the scope tests and http.ts read it. */
+export function routeScopeOf(operation: Operation): RouteScope | undefined {
+  if (operation.access === 'public') return undefined;
+  return operation.access === 'user' ? null : operation.access;
+}
+
+function isReply(value: unknown): value is FastifyReply {
+  return typeof value === 'object' && value !== null && 'raw' in value && 'sent' in value && 'code' in value;
+}
+
+/** Registers one operation with its handler. `app` is the `/api` scope. */
+export function route<O extends Operation>(
+  ctx: ServerContext,
+  app: FastifyInstance,
+  operation: O,
+  handler: Handler<O>,
+  extras: RouteExtras = {},
+): void {
+  const status = successStatus(operation);
+  const scope = routeScopeOf(operation);
+  app.route({
+    method: operation.method,
+    url: operation.path,
+    schema: routeSchemaOf(operation),
+    config: { ...extras.config, ...(scope !== undefined ? { scope } : {}) },
+    preHandler:
+      operation.access === 'public'
+        ? undefined
+        : async (request) => {
+            request.caller = await requireCaller(ctx, request, extras.authenticate?.(request));
+          },
+    handler: async (request, reply) => {
+      const args = {
+        params: request.params,
+        query: request.query,
+        body: request.body,
+        request,
+        reply,
+        caller: request.caller,
+      } as unknown as HandlerArgs<O>;
+      const result = await handler(args);
+      if (isReply(result)) return result;
+      if (operation.paged) {
+        const page = result as PageOf<unknown>;
+        void reply.header('total', String(page.total));
+        return reply.code(status).send(page.items);
+      }
+      return reply.code(status).send(status === 204 ? null : result);
+    },
+  });
+}
+
+/** Registers a group of operations: `routes(ctx, app, { op: handler, ... })` over an operations object. */
+export function routes<T extends Record<string, Operation>>(
+  ctx: ServerContext,
+  app: FastifyInstance,
+  operations: T,
+  handlers: { [K in keyof T]: Handler<T[K]> },
+  extras: Partial<Record<keyof T, RouteExtras>> = {},
+): void {
+  for (const key of Object.keys(operations) as (keyof T)[])
+    route(ctx, app, operations[key]!, handlers[key], extras[key] ?? {});
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { workspaceLabelOf } from './config.js';
+import type { ServerContext } from './context.js';
+
+/**
+ * Request-rate limits (DESIGN.md 4) count per workspace and client address. The workspace is the one the
+ * request names, lowercased: the body's `workspace` (session, token and password routes look the workspace up
+ * by it), else the Host's label, never the raw header, so `ACME.localhost:8080` or a trailing dot counts with
+ * `acme`. The address is Fastify's `request.ip`, which follows X-Forwarded-For only through the trusted proxies
+ * (BEACON_TRUST_PROXY). Keys are made after validation (preHandler), so the body is known and bounded.
+ */
+export function rateLimitKey(ctx: ServerContext) {
+  return (request: FastifyRequest): string => {
+    const named = (request.body as { workspace?: unknown } | null | undefined)?.workspace;
+    const workspace =
+      typeof named === 'string' ? named.toLowerCase() : workspaceLabelOf(request.headers.host, ctx.config.baseDomain);
+    return `${workspace ?? '-'}|${request.ip}`;
+  };
+}
+
+/**
+ * Keys every rate-limited route with rateLimitKey, whatever its module set: one rule for every limit, so none
+ * can key on the raw Host again. Registered before @fastify/rate-limit, whose own onRoute hook then reads it.
+ */
+export function keyRateLimits(app: FastifyInstance, ctx: ServerContext): void {
+  const keyGenerator = rateLimitKey(ctx);
+  app.addHook('onRoute', (route) => {
+    const limit = route.config?.rateLimit;
+    if (limit && typeof limit === 'object') route.config!.rateLimit = { ...limit, keyGenerator, hook: 'preHandler' };
+  });
+}
+
+/** Registration and beta-key checks: rare for people, so a low limit per address (BEACON_REGISTER_RATE_LIMIT). */
+export const registerRateLimit = (ctx: ServerContext) => ({
+  max: ctx.config.registerRateLimitPerMinute,
+  timeWindow: '1 minute',
+});

@@ -30,6 +30,8 @@ export const team = z
     /** The viewer's rights: team admin (or workspace admin/owner), team member. */
     is_admin: z.boolean(),
     is_member: z.boolean(),
+    /** Whether the viewer may create services for the team (its admins; its members too by the team's policy). */
+    can_create_services: z.boolean(),
     /** The first members, for avatar groups (at most 4), and how many there are. */
     members: z.array(z.object({ id: z.string(), name: z.string(), thumbnail_url: z.string().nullable() })),
     member_count: z.number().int(),
@@ -39,6 +41,16 @@ export type Team = z.infer<typeof team>;
 
 export const teamCreate = z.strictObject({ name, handle });
 export const teamUpdate = z.strictObject({ name: name.optional(), description: description.optional() });
+
+/** Team policies (DESIGN.md 5): a new service's visibility, and whether members (not only admins) create services. */
+export const teamPolicies = z
+  .object({ default_visibility: visibility, members_create_services: z.boolean() })
+  .meta({ id: 'TeamPolicies' });
+export type TeamPolicies = z.infer<typeof teamPolicies>;
+export const teamPoliciesUpdate = z.strictObject({
+  default_visibility: visibility.optional(),
+  members_create_services: z.boolean().optional(),
+});
 
 export const member = z
   .object({

@@ -35,6 +35,8 @@ export const SERVICES_PAGE_SIZE = 36;
 export const TEAM_LIST_PAGE_SIZE = 20;
 /** Spec: the teams list shows at most 4 member avatars. */
 export const AVATAR_GROUP_MAX = 4;
+/** Owner pickers list up to 20 teams at once; past that they search (debounced) over the same set. */
+export const OWNER_PICKER_LIST_MAX = 20;
 
 /** Who is looking: their workspace role and the teams they belong to (with their role in each). */
 export interface Viewer {
@@ -58,6 +60,14 @@ export function canEditService(viewer: Viewer, ownerTeamId: string): boolean {
 /** Team admins manage their team (members, settings, services); workspace admins and owners manage every team. */
 export function canAdminTeam(viewer: Viewer, teamId: string): boolean {
   return viewer.role !== 'guest' && (isAdminRole(viewer.role) || viewer.teams.get(teamId) === 'admin');
+}
+
+/**
+ * Who may create a service for a team (DESIGN.md 5): its admins (spec: team.is_admin creates services), and its
+ * members too when the team's `members_create_services` policy says so.
+ */
+export function canCreateServiceFor(viewer: Viewer, teamId: string, membersCreateServices: boolean): boolean {
+  return canAdminTeam(viewer, teamId) || (membersCreateServices && canEditService(viewer, teamId));
 }
 
 /** Spec: a team's service count is its services plus its sub-teams; a team with any cannot be deleted. */

@@ -103,6 +103,8 @@ describe('route scopes', () => {
       ['POST', `/api/users/${alice.id}/actions/change-role`, { role: 'guest' }],
       ['POST', '/api/teams', { name: 'New', handle: 'new-team' }],
       ['PATCH', '/api/teams/ops', { name: 'Pwned' }],
+      ['GET', '/api/teams/ops/policies'],
+      ['PATCH', '/api/teams/ops/policies', { members_create_services: true }],
       ['DELETE', '/api/teams/other'],
       ['POST', '/api/teams/ops/members', { user: { id: owner.id } }],
       ['GET', '/api/teams/ops/clients'],
@@ -142,8 +144,11 @@ describe('route scopes', () => {
       (await call(manager, 'POST', '/api/services/deployer/actions/change-stage', { stage: 'live' })).statusCode,
     ).toBe(200);
     expect((await call(manager, 'PATCH', '/api/services/billing', { name: 'Pwned' })).statusCode).toBe(403);
-    const created = await call(manager, 'POST', '/api/teams/ops/services', { name: 'Bot Made', handle: 'bot-made' });
-    expect(created.statusCode).toBe(201);
+    // A client creates services as a member of its team: where the team's policy lets members.
+    const botMade = { name: 'Bot Made', handle: 'bot-made' };
+    expect((await call(manager, 'POST', '/api/teams/ops/services', botMade)).statusCode).toBe(403);
+    await call(alice, 'PATCH', '/api/teams/ops/policies', { members_create_services: true });
+    expect((await call(manager, 'POST', '/api/teams/ops/services', botMade)).statusCode).toBe(201);
     expect((await call(manager, 'POST', '/api/teams/other/services', { name: 'X', handle: 'x-svc' })).statusCode).toBe(
       403,
     );

@@ -40,11 +40,13 @@ beforeAll(async () => {
   carol = await addMember(server, owner, 'carol');
   await createTeam(server, carol, { name: 'Search', handle: 'search' });
   foreignTeamId = (await createTeam(server, outsider, { name: 'Foreign', handle: 'foreign' })).id;
+  // Team members create services only where the team's policy lets them (team-policies.test.ts).
+  await call(alice, 'PATCH', '/api/teams/payments/policies', { members_create_services: true });
 });
 afterAll(() => server.close());
 
 describe('POST /api/teams/{team}/services', () => {
-  it('lets a team member create a service with the DESIGN.md 4a defaults', async () => {
+  it('lets a team member create a service (the team lets members) with the DESIGN.md 4a defaults', async () => {
     const response = await call(bob, 'POST', '/api/teams/payments/services', {
       name: 'Billing API',
       handle: 'billing',

@@ -252,7 +252,7 @@ describe('DELETE /api/teams/{team}', () => {
     expect((await get(alice, '/api/teams/platform-edge')).statusCode).toBe(404);
     expect((await get(alice, '/api/teams/platform/teams')).headers.total).toBe('0');
 
-    const service = await call(bob, 'POST', '/api/teams/platform/services', { name: 'API', handle: 'platform-api' });
+    const service = await call(alice, 'POST', '/api/teams/platform/services', { name: 'API', handle: 'platform-api' });
     expect(service.statusCode).toBe(201);
     const withService = await call(alice, 'DELETE', '/api/teams/platform');
     expect(withService.statusCode).toBe(409);

@@ -79,6 +79,13 @@ const SCOPED: Probe[] = [
   { method: 'GET', route: '/api/teams/:team', url: team },
   { method: 'GET', route: '/api/team/:handle', url: (b) => `/api/team/${b.team.handle}` },
   { method: 'PATCH', route: '/api/teams/:team', url: team, payload: () => ({ name: 'Pwned' }) },
+  { method: 'GET', route: '/api/teams/:team/policies', url: (b) => `${team(b)}/policies` },
+  {
+    method: 'PATCH',
+    route: '/api/teams/:team/policies',
+    url: (b) => `${team(b)}/policies`,
+    payload: () => ({ members_create_services: true }),
+  },
   { method: 'DELETE', route: '/api/teams/:team', url: team },
   { method: 'POST', route: '/api/teams/:team/icon', url: (b) => `${team(b)}/icon`, multipart: true },
   { method: 'DELETE', route: '/api/teams/:team/icon', url: (b) => `${team(b)}/icon` },

@@ -43,6 +43,7 @@ export const keys = {
   teamPublicFeed: (team: string) => ['team', team, 'public-feed'] as const,
   teamRunners: (team: string) => ['team', team, 'runners'] as const,
   teamClients: (team: string) => ['team', team, 'clients'] as const,
+  teamPolicies: (team: string) => ['team', team, 'policies'] as const,
 
   users: () => ['users'] as const,
   userSearch: (params: SearchPage) => ['users', 'search', params] as const,

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { Dropdown } from 'primereact/dropdown';
 
 export interface LabelledSelectProps<T extends string> {
@@ -44,5 +45,35 @@ export function LabelledSelect<T extends string>({
         className={className}
       />
     </>
+  );
+}
+
+/** A select that saves at once; the shown value stays the saved one until the answer. */
+export function ActionSelect<T extends string>({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: T;
+  options: Array<{ label: string; value: T }>;
+  onChange: (value: T) => Promise<unknown>;
+}) {
+  const change = useMutation({ mutationFn: onChange });
+  return (
+    <div className="flex flex-column gap-2">
+      <LabelledSelect
+        id={id}
+        label={label}
+        value={value}
+        options={options}
+        disabled={change.isPending}
+        onChange={(next) => change.mutate(next)}
+        className="w-full"
+      />
+    </div>
   );
 }

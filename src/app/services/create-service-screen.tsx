@@ -3,6 +3,7 @@ import { Button } from 'primereact/button';
 import { Dropdown } from 'primereact/dropdown';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
+import type { ProfileRef } from '../../contract/catalogue.js';
 import { isHandle, isRequired, messages } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
 import { keys } from '../api/query-keys.js';
@@ -20,10 +21,16 @@ import { Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { createService, replaceService } from './service-api.js';
 import { getTeamQueryOptions, getUserTeamsQueryOptions } from '../api/shared-queries.js';
+import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
+import { searchesOwners, teamsMatching } from './owner-picker.js';
 import { servicePath, teamPath } from '../routing/paths.js';
 
 const CREATE_FAILED = 'Unable to create the service';
 
+/**
+ * The Owner field: the user's own teams where they may create services. Up to OWNER_PICKER_LIST_MAX a list;
+ * past that a debounced search over the same teams.
+ */
 function OwnerSelect({
   username,
   value,
@@ -32,30 +39,48 @@ function OwnerSelect({
 }: {
   username: string;
   value: string | null;
-  onChange(team: string): void;
+  onChange(team: string | null): void;
   error: string | null;
 }) {
   const { api } = useAuth();
   const { data, isPending } = useQuery(getUserTeamsQueryOptions(api, username));
-  const teams = Array.isArray(data) ? data : [];
-  const options = teams.map((team) => ({ label: team.name, value: team.handle }));
+  // Only teams the user may create services for: admins', and members' where the team's policy allows.
+  const teams = (Array.isArray(data) ? data : []).filter((team) => team.can_create_services);
+  const [typed, setTyped] = useState<ProfileRef | string>('');
+  const errorId = 'create-service-owner-error';
   return (
     <div className="flex flex-column gap-1">
       <label htmlFor="create-service-owner">Owner</label>
-      <Dropdown
-        inputId="create-service-owner"
-        ariaLabel="Owner"
-        value={value}
-        options={options}
-        placeholder={isPending ? 'Loading teams' : 'Select a team'}
-        emptyMessage="No Teams"
-        disabled={isPending}
-        onChange={(event) => onChange(event.value as string)}
-        className={error ? 'p-invalid w-full' : 'w-full'}
-        pt={{ select: { 'aria-label': 'Owner' } }}
-      />
+      {searchesOwners(teams.length) ? (
+        <ProfileSearch
+          inputId="create-service-owner"
+          value={typed}
+          dropdown
+          placeholder="Search your teams"
+          invalid={Boolean(error)}
+          ariaDescribedBy={error ? errorId : undefined}
+          search={(q) => Promise.resolve(teamsMatching(teams, q))}
+          onChange={(next) => {
+            setTyped(next);
+            onChange(chosenProfile(next)?.handle ?? null);
+          }}
+        />
+      ) : (
+        <Dropdown
+          inputId="create-service-owner"
+          ariaLabel="Owner"
+          value={value}
+          options={teams.map((team) => ({ label: team.name, value: team.handle }))}
+          placeholder={isPending ? 'Loading teams' : 'Select a team'}
+          emptyMessage="No Teams"
+          disabled={isPending}
+          onChange={(event) => onChange(event.value as string)}
+          className={error ? 'p-invalid w-full' : 'w-full'}
+          pt={{ select: { 'aria-label': 'Owner' } }}
+        />
+      )}
       {error && (
-        <small id="create-service-owner-error" className="p-error">
+        <small id={errorId} className="p-error">
           {error}
         </small>
       )}

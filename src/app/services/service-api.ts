@@ -3,14 +3,14 @@ import type { ProfileRef, Service } from '../../contract/catalogue.js';
 import type { BodyOf, PageOf } from '../../contract/operation.js';
 import { serviceOperations } from '../../contract/operations/services.js';
 import { teamOperations } from '../../contract/operations/teams.js';
-import { SERVICES_PAGE_SIZE } from '../../domain/catalogue.js';
+import { OWNER_PICKER_LIST_MAX, SERVICES_PAGE_SIZE } from '../../domain/catalogue.js';
 import type { ApiClient } from '../api/client.js';
 import { keys, type SearchPage } from '../api/query-keys.js';
 
 export type ServicePage = PageOf<Service>;
 
-/** The owner select lists every team of the workspace; one page of the largest size the API allows. */
-export const OWNER_TEAMS_LIMIT = 100;
+/** The home panel lists a team's services on one page of the largest size the API allows. */
+export const HOME_TEAM_SERVICES_LIMIT = 100;
 
 export function getServiceQueryOptions(api: ApiClient, handle: string) {
   return queryOptions({
@@ -64,14 +64,16 @@ export function getTeamServicesQueryOptions(api: ApiClient, team: string) {
   return queryOptions({
     queryKey: keys.teamServicesAll(team),
     queryFn: () =>
-      api.call(serviceOperations.listTeamServices, { params: { team }, query: { limit: OWNER_TEAMS_LIMIT } }),
+      api.call(serviceOperations.listTeamServices, { params: { team }, query: { limit: HOME_TEAM_SERVICES_LIMIT } }),
   });
 }
 
+/** The settings owner picker's first teams and their total: past OWNER_PICKER_LIST_MAX the picker searches. */
 export function getOwnerTeamsQueryOptions(api: ApiClient) {
+  const page = { cursor: 0, limit: OWNER_PICKER_LIST_MAX };
   return queryOptions({
-    queryKey: keys.teamSearch({ cursor: 0, limit: OWNER_TEAMS_LIMIT, q: '' }),
-    queryFn: () => api.page(teamOperations.searchTeams, { query: { cursor: 0, limit: OWNER_TEAMS_LIMIT } }),
+    queryKey: keys.teamSearch({ ...page, q: '' }),
+    queryFn: () => api.page(teamOperations.searchTeams, { query: page }),
   });
 }
 

@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { ProfileRef, Service } from '../../contract/catalogue.js';
+import type { Service } from '../../contract/catalogue.js';
+import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
 import {
   HEALTHS,
   healthLabel,
@@ -19,51 +20,13 @@ import { useAuth } from '../session/auth-context.js';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { FieldGroup } from '../components/field-group.js';
 import { ImageSetting } from '../components/image-setting.js';
-import { LabelledSelect } from '../components/labelled-select.js';
+import { ActionSelect } from '../components/labelled-select.js';
 import { useSnackbar } from '../shell/snackbars.js';
+import { OwnerSetting } from './owner-picker.js';
 import { deleteService, getOwnerTeamsQueryOptions, serviceEdits } from './service-api.js';
 import { ServiceLinksSetting } from './service-links.js';
 
 export const DELETE_SERVICE_CONFIRM = 'Are you sure you want to delete this service?';
-
-/** The owner choices: every team of the workspace, with the current owner added when missing (spec 6). */
-export function ownerOptions(
-  teams: ReadonlyArray<Pick<ProfileRef, 'id' | 'name'>>,
-  current: Pick<ProfileRef, 'id' | 'name'>,
-): Array<{ label: string; value: string }> {
-  const all = teams.some((team) => team.id === current.id) ? teams : [current, ...teams];
-  return all.map((team) => ({ label: team.name, value: team.id }));
-}
-
-/** A select that changes the service at once; the shown value stays the service's until the answer. */
-function ActionSelect<T extends string>({
-  id,
-  label,
-  value,
-  options,
-  onChange,
-}: {
-  id: string;
-  label: string;
-  value: T;
-  options: Array<{ label: string; value: T }>;
-  onChange: (value: T) => Promise<unknown>;
-}) {
-  const change = useMutation({ mutationFn: onChange });
-  return (
-    <div className="flex flex-column gap-2">
-      <LabelledSelect
-        id={id}
-        label={label}
-        value={value}
-        options={options}
-        disabled={change.isPending}
-        onChange={(next) => change.mutate(next)}
-        className="w-full"
-      />
-    </div>
-  );
-}
 
 function DeleteService({ service }: { service: Service }) {
   const { api } = useAuth();
@@ -114,7 +77,6 @@ export function ServiceSettings({ service, onUpdated }: { service: Service; onUp
   const updated = apply('Service Updated');
   const patch = async (body: { name?: string; description?: string | null }) => updated(await edits.update(body));
 
-  const owners = ownerOptions(teams?.items ?? [], service.owner);
   return (
     <div className="flex flex-column gap-3">
       <h1 className="text-2xl font-semibold m-0">Settings</h1>
@@ -159,11 +121,12 @@ export function ServiceSettings({ service, onUpdated }: { service: Service; onUp
       <Card title={<h2 className="text-xl font-semibold m-0">Status</h2>}>
         <div className="grid">
           <div className="col-12 md:col-6">
-            <ActionSelect
-              id="service-owner"
-              label="Owner"
-              value={service.owner.id}
-              options={owners}
+            <OwnerSetting
+              key={service.owner.id}
+              owner={service.owner}
+              teams={teams?.items ?? []}
+              total={teams?.total ?? 0}
+              search={(q) => api.call(autocompleteOperations.autocompleteTeams, { query: { q } })}
               onChange={(id) => edits.reparent(id).then(apply('Service Owner Updated'))}
             />
           </div>

@@ -101,7 +101,7 @@ export function TeamServices({ team }: { team: Team }) {
   return (
     <div className="grid">
       <div className="col-12 lg:col-8 flex flex-column gap-3">
-        {team.is_admin && (
+        {team.can_create_services && (
           <div className="flex justify-content-end">
             <Button
               type="button"

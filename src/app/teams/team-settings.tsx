@@ -9,6 +9,7 @@ import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../shell/snackbars.js';
 import { TeamClientsCard } from './team-clients.js';
 import { DeleteTeamCard } from './team-delete.js';
+import { TeamPoliciesCard } from './team-policies.js';
 import { TeamRunnersCard } from './team-runners.js';
 import { teamCrumbs } from './teams-api.js';
 
@@ -23,7 +24,7 @@ function FieldCard({ title, ...field }: Omit<FieldGroupProps, 'label' | 'hideLab
   );
 }
 
-/** The Settings tab (team admins only): Team Logo, Name, Description, Clients, Runners and Delete Team. */
+/** The Settings tab (team admins only): Team Logo, Name, Description, Policies, Clients, Runners and Delete Team. */
 export function TeamSettings({ team, onUpdated }: { team: Team; onUpdated: (team: Team) => void }) {
   const api = useApi();
   const { enqueue } = useSnackbar();
@@ -69,6 +70,7 @@ export function TeamSettings({ team, onUpdated }: { team: Team; onUpdated: (team
         multiline
         onSave={(value) => patch({ description: value.trim() || null })}
       />
+      <TeamPoliciesCard team={team} />
       <TeamClientsCard team={team} />
       <TeamRunnersCard team={team} />
       <DeleteTeamCard team={team} />

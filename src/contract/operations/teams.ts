@@ -8,6 +8,8 @@ import {
   teamHandleParams,
   teamMemberParams,
   teamParams,
+  teamPolicies,
+  teamPoliciesUpdate,
   teamUpdate,
 } from '../catalogue.js';
 import { pageQuery } from '../common.js';
@@ -67,6 +69,23 @@ export const teamOperations = defineOperations({
     summary: 'Rename or describe a team (team admin, workspace admin or owner)',
     body: teamUpdate,
     response: team,
+    errors: [400, 401, 403, 404],
+  },
+  getTeamPolicies: {
+    ...admin,
+    method: 'GET',
+    path: '/teams/:team/policies',
+    summary: 'The team’s policies: default visibility of new services, whether members create services (team admins)',
+    response: teamPolicies,
+    errors: [401, 403, 404],
+  },
+  updateTeamPolicies: {
+    ...admin,
+    method: 'PATCH',
+    path: '/teams/:team/policies',
+    summary: 'Change the team’s policies (team admin, workspace admin or owner)',
+    body: teamPoliciesUpdate,
+    response: teamPolicies,
     errors: [400, 401, 403, 404],
   },
   deleteTeam: {

@@ -8,6 +8,7 @@ import { noticesMigration } from './migrations/005-notices.js';
 import { clientsRunnersMigration } from './migrations/006-clients-runners.js';
 import { mailOutboxMigration } from './migrations/007-mail-outbox.js';
 import { loginFailuresMigration } from './migrations/008-login-failures.js';
+import { teamPoliciesMigration } from './migrations/009-team-policies.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -20,6 +21,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '006-clients-runners': clientsRunnersMigration(),
     '007-mail-outbox': mailOutboxMigration(),
     '008-login-failures': loginFailuresMigration(),
+    '009-team-policies': teamPoliciesMigration(),
   };
 }
 

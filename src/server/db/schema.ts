@@ -129,6 +129,9 @@ export interface TeamsTable {
   icon_asset_id: string | null;
   parent_id: string | null;
   created_at: string;
+  /** Team policies (DESIGN.md 5): a new service's visibility; 1 when team members may create services. */
+  default_visibility: Generated<'public' | 'workspace' | 'owner'>;
+  members_create_services: Generated<number>;
   search_text: Generated<string>;
 }
 

@@ -8,10 +8,12 @@ import {
   createTeam,
   deleteTeam,
   getTeam,
+  getTeamPolicies,
   listSubTeams,
   searchTeams,
   setTeamIcon,
   updateTeam,
+  updateTeamPolicies,
 } from '../services/teams.js';
 import { readIconUpload } from './uploads.js';
 
@@ -26,6 +28,8 @@ export function teamRoutes(ctx: ServerContext) {
       getTeam: ({ caller, params }) => getTeam(ctx, caller, params.team),
       checkTeamHandle: ({ caller, params }) => getTeam(ctx, caller, params.handle),
       updateTeam: ({ caller, params, body }) => updateTeam(ctx, caller, params.team, body),
+      getTeamPolicies: ({ caller, params }) => getTeamPolicies(ctx, caller, params.team),
+      updateTeamPolicies: ({ caller, params, body }) => updateTeamPolicies(ctx, caller, params.team, body),
       deleteTeam: async ({ caller, params }) => {
         await deleteTeam(ctx, caller, params.team);
         return null;

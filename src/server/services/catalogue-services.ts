@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ProfileRef, Service } from '../../contract/catalogue.js';
 import {
+  canCreateServiceFor,
   canEditService,
   canSeeService,
   type Health,
@@ -101,8 +102,12 @@ export async function createService(
 ): Promise<Service> {
   const { workspace } = caller;
   const team = await findTeamOr404(ctx, workspace.id, teamIdOrHandle);
-  if (!canEditService(await viewerOf(ctx, caller), team.id)) {
-    throw forbidden('Only members of the team can create its services');
+  if (!canCreateServiceFor(await viewerOf(ctx, caller), team.id, team.members_create_services === 1)) {
+    throw forbidden(
+      team.members_create_services === 1
+        ? 'Only members of the team can create its services'
+        : 'Only admins of the team can create its services',
+    );
   }
   requireValidHandle(input.handle);
   const { db } = ctx.database;
@@ -119,7 +124,7 @@ export async function createService(
         description: null,
         icon_asset_id: null,
         owner_team_id: team.id,
-        visibility: 'workspace',
+        visibility: team.default_visibility,
         stage: 'development',
         health: 'good',
         links: '[]',

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { ProfileRef, Team } from '../../contract/catalogue.js';
+import type { ProfileRef, Team, TeamPolicies } from '../../contract/catalogue.js';
 import {
   AVATAR_GROUP_MAX,
   canAdminTeam,
+  canCreateServiceFor,
   TEAM_NOT_EMPTY,
   teamServiceCount,
   type Viewer,
@@ -79,6 +80,7 @@ async function toTeams(ctx: ServerContext, workspaceId: string, rows: TeamListRo
           : null,
       is_admin: isAdmin,
       is_member: isAdmin || viewer.teams.has(row.id),
+      can_create_services: canCreateServiceFor(viewer, row.id, row.members_create_services === 1),
       members: members.map((m) => ({ id: m.id, name: m.name, thumbnail_url: assetUrl(m.icon_asset_id) })),
       member_count: Number(members[0]?.member_count ?? 0),
     };
@@ -158,6 +160,31 @@ export async function updateTeam(
   };
   if (Object.keys(changes).length > 0) await updateTeamRow(ctx.database.db, caller.workspace.id, team.id, changes);
   return getTeam(ctx, caller, team.id);
+}
+
+function policiesOf(row: Pick<TeamListRow, 'default_visibility' | 'members_create_services'>): TeamPolicies {
+  return { default_visibility: row.default_visibility, members_create_services: row.members_create_services === 1 };
+}
+
+export async function getTeamPolicies(ctx: ServerContext, caller: Caller, idOrHandle: string): Promise<TeamPolicies> {
+  return policiesOf(await adminTeam(ctx, caller, idOrHandle));
+}
+
+export async function updateTeamPolicies(
+  ctx: ServerContext,
+  caller: Caller,
+  idOrHandle: string,
+  patch: Partial<TeamPolicies>,
+): Promise<TeamPolicies> {
+  const team = await adminTeam(ctx, caller, idOrHandle);
+  const changes = {
+    ...(patch.default_visibility !== undefined ? { default_visibility: patch.default_visibility } : {}),
+    ...(patch.members_create_services !== undefined
+      ? { members_create_services: patch.members_create_services ? 1 : 0 }
+      : {}),
+  };
+  if (Object.keys(changes).length > 0) await updateTeamRow(ctx.database.db, caller.workspace.id, team.id, changes);
+  return policiesOf({ ...team, ...changes });
 }
 
 /** Spec: a team with services or sub-teams cannot be deleted (409 with the screen's text). */

@@ -53,6 +53,7 @@ export function makeTeam(handle: string, overrides: Partial<Team> = {}): Team {
     parent: null,
     is_admin: false,
     is_member: false,
+    can_create_services: false,
     members: [],
     member_count: 0,
     ...overrides,

@@ -140,3 +140,54 @@ describe('create service', () => {
     expect(document.querySelector('.beacon-snackbar')).toBeNull();
   });
 });
+
+describe('the owner field', () => {
+  function teamsApi(teams: ReturnType<typeof makeTeam>[]) {
+    return stubApi(me, {
+      handler: (call: Call) => {
+        if (call.method === 'GET' && call.path === '/api/users/mia/teams') return { status: 200, body: teams };
+        if (call.method === 'GET' && call.path.startsWith('/api/services/')) return { status: 404, body: {} };
+        if (call.method === 'POST' && call.path.endsWith('/services')) {
+          const body = call.body as { name: string; handle: string };
+          return { status: 201, body: makeService(body.handle, { name: body.name }) };
+        }
+        return undefined;
+      },
+    });
+  }
+
+  it('offers only the teams the user may create services for', async () => {
+    teamsApi([core, makeTeam('ops', { name: 'Ops', is_admin: false, can_create_services: false }), web]);
+    renderApp('/services/new');
+    const dropdown = (await screen.findByLabelText('Owner', { selector: 'input' })).closest('.p-dropdown')!;
+    await waitFor(() => expect(dropdown.classList.contains('p-disabled')).toBe(false));
+    fireEvent.click(dropdown);
+    const listbox = await screen.findByRole('listbox', { hidden: true });
+    expect(
+      within(listbox)
+        .getAllByRole('option', { hidden: true })
+        .map((o) => o.textContent),
+    ).toEqual(['Core', 'Web']);
+  });
+
+  it('searches the teams, debounced, once there are more than 20, and creates in the team picked', async () => {
+    const teams = Array.from({ length: 25 }, (_, i) => makeTeam(`team-${i}`, { name: `Team ${i}` }));
+    const calls = teamsApi(teams);
+    renderApp('/services/new');
+    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Vault' } });
+    const owner = await screen.findByLabelText('Owner');
+    fireEvent.change(owner, { target: { value: 'team 2' } });
+    // 'Team 2' and 'Team 20' to 'Team 24', after the 500 ms debounce (jsdom keeps the overlay hidden).
+    const option = await screen.findByRole('option', { name: 'Team 21', hidden: true }, { timeout: 2000 });
+    const expected = ['Team 2', 'Team 20', 'Team 21', 'Team 22', 'Team 23', 'Team 24'];
+    for (const name of expected) expect(screen.getByRole('option', { name, hidden: true })).toBeTruthy();
+    expect(screen.getAllByRole('option', { hidden: true })).toHaveLength(expected.length);
+    fireEvent.click(option);
+    await waitFor(() => expect(createButton().disabled).toBe(false));
+    fireEvent.click(createButton());
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/services/vault'));
+    expect(calls.find((call) => call.method === 'POST' && call.path !== '/api/token')?.path).toBe(
+      '/api/teams/team-21/services',
+    );
+  });
+});

@@ -17,7 +17,13 @@ export { makeUser, page, stubApi, violations, type Answer, type Call, type Handl
 
 /** A team the signed-in user administers (the catalogue screens' usual case). */
 export function makeTeam(handle: string, overrides: Partial<Team> = {}): Team {
-  return baseTeam(handle, { is_admin: true, is_member: true, member_count: 1, ...overrides });
+  return baseTeam(handle, {
+    is_admin: true,
+    is_member: true,
+    can_create_services: true,
+    member_count: 1,
+    ...overrides,
+  });
 }
 
 /** A service in development; ids as `svc-{handle}`. */

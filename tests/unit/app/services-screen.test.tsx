@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Service } from '../../../src/contract/catalogue.js';
 import { serviceTabs } from '../../../src/app/service-page.js';
 import { isTabActive } from '../../../src/app/services/index.js';
-import { ownerOptions } from '../../../src/app/services/service-settings.js';
+import { ownerOptions } from '../../../src/app/services/owner-picker.js';
 import { makeService, makeTeam, makeUser, page, renderApp, resetLocalDb, stubApi, type Call } from './services-kit.js';
 
 const me = makeUser('mia');
@@ -205,7 +205,7 @@ describe('service settings', () => {
       ['/api/services/payments/actions/change-health', { health: 'critical' }],
       ['/api/services/payments/actions/reparent', { owner: { id: 'team-web' } }],
     ]);
-    expect(calls.find((call) => call.path === '/api/search/teams')?.query.get('limit')).toBe('100');
+    expect(calls.find((call) => call.path === '/api/search/teams')?.query.get('limit')).toBe('20');
   });
 
   it('leaves the service unchanged when an update fails', async () => {
@@ -261,6 +261,33 @@ describe('service settings', () => {
     expect(await screen.findByText('Service Delete')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/services'));
     expect(calls.filter((call) => call.method === 'DELETE' && call.path === '/api/services/payments')).toHaveLength(1);
+  });
+
+  it('searches the owner, debounced, through the teams autocomplete once the workspace has more than 20 teams', async () => {
+    const web = { id: 'team-web', handle: 'web', name: 'Web', thumbnail_url: null };
+    const calls = stubApi(me, {
+      handler: (call: Call) => {
+        const base = '/api/services/payments';
+        if (call.method === 'GET' && call.path === base) return { status: 200, body: editable };
+        if (call.method === 'GET' && call.path === '/api/search/teams')
+          return page([makeTeam('core', { id: 'team-core', name: 'Core' })], 30);
+        if (call.method === 'GET' && call.path === '/api/autocomplete/teams') return { status: 200, body: [web] };
+        if (call.method === 'POST' && call.path === `${base}/actions/reparent`)
+          return { status: 200, body: { ...editable, owner: web } };
+        return undefined;
+      },
+    });
+    renderApp('/services/payments/settings');
+    const owner = await screen.findByLabelText('Owner');
+    await waitFor(() => expect((owner as HTMLInputElement).value).toBe('Core'));
+    fireEvent.change(owner, { target: { value: 'w' } });
+    fireEvent.change(owner, { target: { value: 'we' } });
+    fireEvent.click(await screen.findByRole('option', { name: 'Web', hidden: true }, { timeout: 2000 }));
+    expect(await screen.findByText('Service Owner Updated')).toBeTruthy();
+    expect(calls.filter((call) => call.path === '/api/autocomplete/teams').map((call) => call.query.get('q'))).toEqual([
+      'we',
+    ]);
+    expect(calls.find((call) => call.path.endsWith('/reparent'))?.body).toEqual({ owner: { id: 'team-web' } });
   });
 
   it('lists every team once and adds the current owner when missing', () => {

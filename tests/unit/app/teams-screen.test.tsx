@@ -11,7 +11,7 @@ afterEach(() => {
 
 const me = makeUser('mia');
 const core = makeTeam('core', { description: 'Runs the core', is_member: true });
-const adminCore = { ...core, is_admin: true };
+const adminCore = { ...core, is_admin: true, can_create_services: true };
 const api = makeTeam('api', { parent: { id: core.id, handle: 'core', name: 'Core', thumbnail_url: null } });
 
 /** Answers GET /api/teams/{handle} for `teams`, their services and sub-teams; `extra` first. */

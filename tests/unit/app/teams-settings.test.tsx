@@ -161,3 +161,34 @@ describe('team settings', () => {
     expect(screen.getAllByText('Team Updated').length).toBeGreaterThan(0);
   });
 });
+
+describe('team policies', () => {
+  async function pick(label: string, option: string) {
+    fireEvent.click(screen.getByLabelText(label, { selector: 'input' }).closest('.p-dropdown')!);
+    const listbox = await screen.findByRole('listbox', { hidden: true });
+    fireEvent.click(within(listbox).getByRole('option', { name: option, hidden: true }));
+  }
+
+  it('shows the policies and saves each change at once with a toast', async () => {
+    let policies = { default_visibility: 'workspace', members_create_services: false };
+    const calls = stubApi(me, {
+      handler: settingsApi(core, { services: 0, teams: 0 }, (call) => {
+        if (call.path !== '/api/teams/core/policies') return undefined;
+        if (call.method === 'PATCH') policies = { ...policies, ...(call.body as object) };
+        return { status: 200, body: policies };
+      }),
+    });
+    renderTeams('/teams/core/settings');
+    expect(await screen.findByRole('heading', { name: 'Policies' })).toBeTruthy();
+    await screen.findByLabelText('Default visibility', { selector: 'input' });
+
+    await pick('Default visibility', 'Owner team');
+    expect(await screen.findByText('Team Policies Updated')).toBeTruthy();
+    await pick('Who can create services', 'Team admins and members');
+    await waitFor(() => expect(policies).toEqual({ default_visibility: 'owner', members_create_services: true }));
+    expect(calls.filter((call) => call.method === 'PATCH').map((call) => call.body)).toEqual([
+      { default_visibility: 'owner' },
+      { members_create_services: true },
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { isSqlite } from '../connect.js';
 import type { TeamRole } from '../../../domain/catalogue.js';
-import type { TeamRow, TeamsTable } from '../schema.js';
+import type { TeamRow } from '../schema.js';
 import { pageAndCount, pageWithTotal, type Paged } from './paging.js';
 import { whereSearchTextContains } from './search.js';
 import type { SearchPage } from './users.js';
@@ -23,6 +23,8 @@ const TEAM_COLUMNS = [
   'teams.icon_asset_id',
   'teams.parent_id',
   'teams.created_at',
+  'teams.default_visibility',
+  'teams.members_create_services',
 ] as const;
 
 /** The teams of a workspace (no joins: what a count needs). */
@@ -93,7 +95,10 @@ export function listTeamsOfUser(db: Db, workspaceId: string, userId: string): Pr
     .execute();
 }
 
-export async function insertTeam(db: Db, row: Omit<TeamsTable, 'search_text'>): Promise<void> {
+export async function insertTeam(
+  db: Db,
+  row: Omit<TeamRow, 'default_visibility' | 'members_create_services'>,
+): Promise<void> {
   await db.insertInto('teams').values(row).execute();
 }
 
@@ -101,7 +106,9 @@ export async function updateTeam(
   db: Db,
   workspaceId: string,
   id: string,
-  patch: Partial<Pick<TeamRow, 'name' | 'description' | 'icon_asset_id'>>,
+  patch: Partial<
+    Pick<TeamRow, 'name' | 'description' | 'icon_asset_id' | 'default_visibility' | 'members_create_services'>
+  >,
 ): Promise<void> {
   await db.updateTable('teams').set(patch).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }

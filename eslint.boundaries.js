@@ -10,7 +10,18 @@
  *   at the top of src/app compose the features (routes, sections, write kinds) and may import any of them.
  */
 export const APP_KERNEL = ['api', 'session', 'local', 'components', 'shell', 'routing', 'pwa', 'config.ts'];
-export const APP_FEATURES = ['auth', 'home', 'services', 'health', 'notices', 'pages', 'teams', 'users'];
+export const APP_FEATURES = [
+  'auth',
+  'home',
+  'services',
+  'health',
+  'notices',
+  'pages',
+  'teams',
+  'users',
+  'dependencies',
+  'admin',
+];
 /** Where the app is put together: these may import any feature. */
 export const APP_COMPOSITION = ['main.tsx', 'root-app.tsx', 'workspace-app.tsx', 'service-page.tsx', 'write-kinds.ts'];
 

@@ -1,13 +1,15 @@
 import type { Service } from '../contract/catalogue.js';
+import { DependenciesCard, DependentsCard, graphSection, RemoteDependenciesCard } from './dependencies/index.js';
 import { healthChecksSection, OverallHealthCard } from './health/index.js';
 import { LatestIncidentCard, noticesSection } from './notices/index.js';
 import { overviewSection, ServiceScreen, settingsSection, tabsOf } from './services/index.js';
 
 /** The service screens as the product has them: each section from the feature that owns it. */
 const SECTIONS = [
-  overviewSection([LatestIncidentCard, OverallHealthCard]),
+  overviewSection([LatestIncidentCard, OverallHealthCard, DependenciesCard, RemoteDependenciesCard, DependentsCard]),
   healthChecksSection,
   noticesSection,
+  graphSection,
   settingsSection,
 ];
 

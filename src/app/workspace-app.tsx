@@ -51,6 +51,7 @@ const ServiceScreen = screen(['/services/:id/*'], () => import('./service-page.j
 const TeamsScreen = screen(['/teams'], () => import('./teams/teams-screen.js'));
 const CreateTeamScreen = screen(['/teams/new', '/teams/:id/teams/new'], () => import('./teams/create-team-screen.js'));
 const TeamScreen = screen(['/teams/:id/*'], () => import('./teams/team-screen.js'));
+const AdminScreen = screen(['/admin', '/admin/*'], () => import('./admin/admin-screen.js'));
 
 /**
  * Starts downloading the code of the screen at `pathname` (and the shell around it) at once, while the session
@@ -92,6 +93,7 @@ function MainArea() {
                     <Route path="/teams/:id/teams/new" element={<CreateTeamScreen />} />
                     <Route path="/teams/:id/services/new" element={<CreateServiceScreen />} />
                     <Route path="/teams/:id/*" element={<TeamScreen />} />
+                    <Route path="/admin/*" element={<AdminScreen />} />
                     <Route path="*" element={<NotFound />} />
                   </Routes>
                 </Suspense>

@@ -31,6 +31,7 @@ import { passwordRoutes } from './routes/passwords.js';
 import { registrationRoutes } from './routes/registration.js';
 import { registerWebApp } from './routes/web.js';
 import { runnerRoutes } from './routes/runners.js';
+import { dependencyRoutes } from './routes/dependencies.js';
 import { serviceRoutes } from './routes/services.js';
 import { sessionRoutes } from './routes/session.js';
 import { starRoutes } from './routes/stars.js';
@@ -183,6 +184,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       await api.register(autocompleteRoutes(ctx));
       await api.register(clientRoutes(ctx));
       await api.register(runnerRoutes(ctx));
+      await api.register(dependencyRoutes(ctx));
     },
     { prefix: '/api' },
   );

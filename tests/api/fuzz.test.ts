@@ -20,7 +20,7 @@ import { pathOf, type Operation } from '../../src/contract/operation.js';
 import { allOperations } from '../../src/contract/operations/index.js';
 import { invalidOf, validOf, type Mutation } from '../support/arbitraries.js';
 import { TEST_ENGINE } from '../support/database.js';
-import { createClient, createService, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
+import { createClient, createService, createTeam, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
 import { multipart, tinyPng } from '../support/images.js';
 import { authHeaders, callAs, hostOf, json, startTestServer, type Member, type TestServer } from '../support/server.js';
 
@@ -85,6 +85,11 @@ beforeAll(async () => {
     payload: icon.payload,
   });
   const assetId = json<{ thumbnail_url: string }>(avatar).thumbnail_url.split('/').pop()!;
+  // A second service to depend on, and a linked workspace with a public service for the remote routes.
+  await createService(server, teamAdmin, team.handle, { name: 'Checkout', handle: 'checkout' });
+  await createTeam(server, cast.outsider, { name: 'Status', handle: 'status' });
+  await createService(server, cast.outsider, 'status', { name: 'Status', handle: 'status-page', visibility: 'public' });
+  await callAs(server, owner, 'POST', '/api/remotes', { remote: cast.outsider.domain });
   pools = {
     assetId: [assetId, 'missing'],
     team: [team.handle, team.id, 'missing'],
@@ -98,6 +103,9 @@ beforeAll(async () => {
     runner: [runner.handle, 'missing'],
     user: [teamMember.handle, teamAdmin.handle, teamMember.id],
     userId: [admin.id, teamMember.id, guest.id, owner.id, 'missing'],
+    dependency: ['checkout', service.handle, 'missing'],
+    workspace: [cast.outsider.domain, 'missing'],
+    remote: ['status-page', 'missing'],
   };
 }, 120_000);
 afterAll(() => server.close());

@@ -152,6 +152,41 @@ const SCOPED: Probe[] = [
   },
   { method: 'POST', route: '/api/services/:service/icon', url: (b) => `${svc(b)}/icon`, multipart: true },
   { method: 'DELETE', route: '/api/services/:service/icon', url: (b) => `${svc(b)}/icon` },
+  // Dependencies, remote dependencies, the graph and linked workspaces.
+  { method: 'GET', route: '/api/services/:service/dependencies', url: (b) => `${svc(b)}/dependencies` },
+  {
+    method: 'POST',
+    route: '/api/services/:service/dependencies',
+    url: (b) => `${svc(b)}/dependencies`,
+    payload: (b) => ({ service: { id: b.service.handle } }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/services/:service/dependencies/:dependency',
+    url: (b) => `${svc(b)}/dependencies/${b.service.handle}`,
+  },
+  { method: 'GET', route: '/api/services/:service/dependents', url: (b) => `${svc(b)}/dependents` },
+  {
+    method: 'GET',
+    route: '/api/services/:service/remote-dependencies',
+    url: (b) => `${svc(b)}/remote-dependencies`,
+  },
+  {
+    method: 'POST',
+    route: '/api/services/:service/remote-dependencies',
+    url: (b) => `${svc(b)}/remote-dependencies`,
+    payload: () => ({ workspace: 'alpha', service: 'anything' }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/services/:service/remote-dependencies/:workspace/:remote',
+    url: (b) => `${svc(b)}/remote-dependencies/alpha/anything`,
+  },
+  { method: 'GET', route: '/api/search-remotes/services', url: () => '/api/search-remotes/services' },
+  { method: 'GET', route: '/api/services/:service/graph', url: (b) => `${svc(b)}/graph` },
+  { method: 'GET', route: '/api/remotes', url: () => '/api/remotes' },
+  { method: 'POST', route: '/api/remotes', url: () => '/api/remotes', payload: () => ({ remote: 'alpha' }) },
+  { method: 'DELETE', route: '/api/remotes/:remote', url: () => '/api/remotes/alpha' },
   // Health checks and health reports.
   { method: 'GET', route: '/api/services/:service/health-checks', url: (b) => `${svc(b)}/health-checks` },
   {

@@ -271,8 +271,10 @@ describe('the catalogue in the browser', () => {
       }
     }
     console.log(`first service card, median ms: ${JSON.stringify(results)}`);
-    // Loose bounds for a busy CI machine; the targets (700 ms cold, 300 ms warm) are reported above.
-    expect(results.loopback!.cold).toBeLessThan(2000);
-    expect(results.loopback!.warm).toBeLessThan(1000);
+    // Bounds that catch a return of the request waterfall (seconds) while the other suites share the machine's
+    // two cores with this one (measured up to 2.3 s cold there); the targets (700 ms cold, 300 ms warm) are
+    // reported above.
+    expect(results.loopback!.cold).toBeLessThan(3500);
+    expect(results.loopback!.warm).toBeLessThan(1500);
   });
 });

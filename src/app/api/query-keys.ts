@@ -23,6 +23,16 @@ export const keys = {
   noticeList: (handle: string, filter: { type: string; status: string }) => ['notices', handle, filter] as const,
   healthCheckResults: (id: string) => ['health-check', id, 'results'] as const,
   healthRollup: (handle: string, from: string, version: number) => ['health-rollup', handle, from, version] as const,
+  serviceDependencies: (handle: string) => ['service', handle, 'dependencies'] as const,
+  serviceDependents: (handle: string) => ['service', handle, 'dependents'] as const,
+  serviceRemoteDependencies: (handle: string) => ['service', handle, 'remote-dependencies'] as const,
+  /** Every graph of a service (prefix), and the graph at one depth. */
+  serviceGraphs: (handle: string) => ['service', handle, 'graph'] as const,
+  serviceGraph: (handle: string, depth: number) => ['service', handle, 'graph', depth] as const,
+  remoteServiceSearch: (q: string) => ['remote-services', q] as const,
+
+  /** The linked workspaces (admin area). */
+  remotes: () => ['remotes'] as const,
 
   /** A service's drafts (prefix), and one draft. */
   drafts: (service: string) => ['service', service, 'drafts'] as const,

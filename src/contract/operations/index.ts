@@ -2,6 +2,7 @@ import type { Operation } from '../operation.js';
 import { assetOperations } from './assets.js';
 import { autocompleteOperations } from './autocomplete.js';
 import { clientOperations } from './clients.js';
+import { dependencyOperations, remoteOperations } from './dependencies.js';
 import { healthOperations } from './health.js';
 import { inviteOperations } from './invites.js';
 import { muteOperations } from './mutes.js';
@@ -24,12 +25,14 @@ export const allOperations: readonly Operation[] = [
   assetOperations,
   autocompleteOperations,
   clientOperations,
+  dependencyOperations,
   healthOperations,
   inviteOperations,
   muteOperations,
   noticeOperations,
   passwordOperations,
   registrationOperations,
+  remoteOperations,
   runnerOperations,
   serviceOperations,
   sessionOperations,

@@ -9,6 +9,7 @@ import { clientsRunnersMigration } from './migrations/006-clients-runners.js';
 import { mailOutboxMigration } from './migrations/007-mail-outbox.js';
 import { loginFailuresMigration } from './migrations/008-login-failures.js';
 import { teamPoliciesMigration } from './migrations/009-team-policies.js';
+import { dependenciesMigration } from './migrations/010-dependencies.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -22,6 +23,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '007-mail-outbox': mailOutboxMigration(),
     '008-login-failures': loginFailuresMigration(),
     '009-team-policies': teamPoliciesMigration(),
+    '010-dependencies': dependenciesMigration(),
   };
 }
 

@@ -135,6 +135,30 @@ export interface TeamsTable {
   search_text: Generated<string>;
 }
 
+export interface ServiceDependenciesTable {
+  workspace_id: string;
+  service_id: string;
+  dependency_id: string;
+  created_at: string;
+}
+
+/** A one-way link: members of `workspace_id` see the public services of `remote_workspace_id` (DESIGN.md 8). */
+export interface WorkspaceRemotesTable {
+  workspace_id: string;
+  remote_workspace_id: string;
+  created_at: string;
+}
+
+export interface RemoteDependenciesTable {
+  workspace_id: string;
+  service_id: string;
+  remote_domain: string;
+  remote_handle: string;
+  /** The remote service's name when it was last seen, shown while it is unavailable. */
+  remote_name: string;
+  created_at: string;
+}
+
 export interface TeamMembersTable {
   workspace_id: string;
   team_id: string;
@@ -312,6 +336,9 @@ export interface Database {
   users: UsersTable;
   users_fts: FtsTable;
   teams: TeamsTable;
+  service_dependencies: ServiceDependenciesTable;
+  workspace_remotes: WorkspaceRemotesTable;
+  remote_dependencies: RemoteDependenciesTable;
   teams_fts: FtsTable;
   team_members: TeamMembersTable;
   services: ServicesTable;

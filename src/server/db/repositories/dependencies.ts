@@ -1,0 +1,303 @@
+import { sql } from 'kysely';
+import type { Health } from '../../../domain/catalogue.js';
+import { whereSearchTextContains } from './search.js';
+import { visibleTo, type ServiceScope } from './services.js';
+import type { Db } from './workspaces.js';
+
+/** A service as dependency lists and graph nodes show it. */
+export interface DependencyRow {
+  id: string;
+  handle: string;
+  name: string;
+  health: Health;
+  icon_asset_id: string | null;
+}
+
+const DEPENDENCY_COLUMNS = [
+  'services.id',
+  'services.handle',
+  'services.name',
+  'services.health',
+  'services.icon_asset_id',
+] as const;
+
+function visibleServices(db: Db, workspaceId: string, scope: ServiceScope) {
+  return db
+    .selectFrom('services')
+    .where('services.workspace_id', '=', workspaceId)
+    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)));
+}
+
+/** The services `serviceId` depends on that the scope may see, by name. */
+export function listDependencies(
+  db: Db,
+  workspaceId: string,
+  serviceId: string,
+  scope: ServiceScope,
+): Promise<DependencyRow[]> {
+  return visibleServices(db, workspaceId, scope)
+    .innerJoin('service_dependencies as d', 'd.dependency_id', 'services.id')
+    .where('d.service_id', '=', serviceId)
+    .select(DEPENDENCY_COLUMNS)
+    .orderBy('services.name')
+    .orderBy('services.handle')
+    .execute();
+}
+
+/** The services that depend on `serviceId` that the scope may see, by name. */
+export function listDependents(
+  db: Db,
+  workspaceId: string,
+  serviceId: string,
+  scope: ServiceScope,
+): Promise<DependencyRow[]> {
+  return visibleServices(db, workspaceId, scope)
+    .innerJoin('service_dependencies as d', 'd.service_id', 'services.id')
+    .where('d.dependency_id', '=', serviceId)
+    .select(DEPENDENCY_COLUMNS)
+    .orderBy('services.name')
+    .orderBy('services.handle')
+    .execute();
+}
+
+/** Adds a dependency; false when it was there already (the primary key decides, so a race is a 409 too). */
+export async function insertDependency(
+  db: Db,
+  row: { workspace_id: string; service_id: string; dependency_id: string; created_at: string },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('service_dependencies')
+    .values(row)
+    .onConflict((oc) => oc.columns(['service_id', 'dependency_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function deleteDependency(
+  db: Db,
+  workspaceId: string,
+  serviceId: string,
+  dependencyId: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('service_dependencies')
+    .where('workspace_id', '=', workspaceId)
+    .where('service_id', '=', serviceId)
+    .where('dependency_id', '=', dependencyId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** A service the walk reached, with its distance from the root. */
+export interface WalkRow extends DependencyRow {
+  depth: number;
+}
+
+/**
+ * The graph walk, in the database (DESIGN.md 8): from the root along dependencies and, separately, along
+ * dependents, up to `depth` steps each, through services the scope may see. `UNION` keeps one row per service
+ * and distance, so cycles and diamonds end at the depth bound instead of multiplying paths. The nearest
+ * `limit` services come back, ties by handle (the caller learns of truncation from the extra row it asks for).
+ */
+export async function walkDependencies(
+  db: Db,
+  workspaceId: string,
+  rootId: string,
+  scope: ServiceScope,
+  depth: number,
+  limit: number,
+): Promise<WalkRow[]> {
+  const visible = visibleServices(db, workspaceId, scope).select('services.id');
+  const { rows } = await sql<WalkRow & { depth: number | string }>`
+    with recursive visible as ${visible},
+    down(id, depth) as (
+      select cast(${rootId} as text), 0
+      union
+      select d.dependency_id, down.depth + 1
+      from down join service_dependencies d on d.service_id = down.id
+      where down.depth < ${depth} and d.dependency_id in (select id from visible)
+    ),
+    up(id, depth) as (
+      select cast(${rootId} as text), 0
+      union
+      select d.service_id, up.depth + 1
+      from up join service_dependencies d on d.dependency_id = up.id
+      where up.depth < ${depth} and d.service_id in (select id from visible)
+    ),
+    walk as (select id, depth from down union all select id, depth from up)
+    select s.id, s.handle, s.name, s.health, s.icon_asset_id, min(walk.depth) as depth
+    from walk join services s on s.id = walk.id
+    group by s.id, s.handle, s.name, s.health, s.icon_asset_id
+    order by depth, s.handle
+    limit ${limit}
+  `.execute(db);
+  return rows.map((row) => ({ ...row, depth: Number(row.depth) }));
+}
+
+/** The dependency edges among `serviceIds`. */
+export async function edgesAmong(
+  db: Db,
+  workspaceId: string,
+  serviceIds: readonly string[],
+): Promise<Array<{ service_id: string; dependency_id: string }>> {
+  if (serviceIds.length === 0) return [];
+  return db
+    .selectFrom('service_dependencies')
+    .select(['service_id', 'dependency_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('service_id', 'in', serviceIds)
+    .where('dependency_id', 'in', serviceIds)
+    .execute();
+}
+
+// ---- linked workspaces ----
+
+/** The domains of the workspaces `workspaceId` is linked to, alphabetically. */
+export async function listRemoteDomains(db: Db, workspaceId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('workspace_remotes as r')
+    .innerJoin('workspaces as w', 'w.id', 'r.remote_workspace_id')
+    .select('w.domain')
+    .where('r.workspace_id', '=', workspaceId)
+    .orderBy('w.domain')
+    .execute();
+  return rows.map((row) => row.domain);
+}
+
+export async function insertRemote(
+  db: Db,
+  row: { workspace_id: string; remote_workspace_id: string; created_at: string },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('workspace_remotes')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'remote_workspace_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function deleteRemote(db: Db, workspaceId: string, remoteWorkspaceId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('workspace_remotes')
+    .where('workspace_id', '=', workspaceId)
+    .where('remote_workspace_id', '=', remoteWorkspaceId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** A public service of a workspace `workspaceId` is linked to. */
+export interface RemoteServiceRow {
+  domain: string;
+  handle: string;
+  name: string;
+  health: Health;
+  icon_asset_id: string | null;
+}
+
+/** The public services of linked workspaces: the only part of another workspace a member ever sees. */
+function linkedPublicServices(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('workspace_remotes')
+    .innerJoin('workspaces', 'workspaces.id', 'workspace_remotes.remote_workspace_id')
+    .innerJoin('services', 'services.workspace_id', 'workspace_remotes.remote_workspace_id')
+    .where('workspace_remotes.workspace_id', '=', workspaceId)
+    .where('services.visibility', '=', 'public')
+    .select(['workspaces.domain', 'services.handle', 'services.name', 'services.health', 'services.icon_asset_id']);
+}
+
+/** Public services of linked workspaces whose name or handle contains `q`, at most `limit`. */
+export function searchRemoteServices(db: Db, workspaceId: string, q: string, limit: number) {
+  return whereSearchTextContains(db, linkedPublicServices(db, workspaceId), 'services', q)
+    .orderBy('services.name')
+    .orderBy('workspaces.domain')
+    .limit(limit)
+    .execute();
+}
+
+/** One linked public service, or undefined when it is not (unlinked, missing, or not public). */
+export function findRemoteService(
+  db: Db,
+  workspaceId: string,
+  domain: string,
+  handle: string,
+): Promise<RemoteServiceRow | undefined> {
+  return linkedPublicServices(db, workspaceId)
+    .where('workspaces.domain', '=', domain)
+    .where('services.handle', '=', handle)
+    .executeTakeFirst();
+}
+
+export interface RemoteDependencyRow {
+  service_id: string;
+  remote_domain: string;
+  remote_handle: string;
+  remote_name: string;
+  /** The live remote service's fields, null when it is unavailable. */
+  live_name: string | null;
+  live_health: Health | null;
+  live_icon_asset_id: string | null;
+}
+
+/** The remote dependencies of `serviceIds`, each with the remote service as it is now if it is still reachable. */
+export function listRemoteDependencies(
+  db: Db,
+  workspaceId: string,
+  serviceIds: readonly string[],
+): Promise<RemoteDependencyRow[]> {
+  if (serviceIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('remote_dependencies as rd')
+    .leftJoin(linkedPublicServices(db, workspaceId).as('live'), (join) =>
+      join.onRef('live.domain', '=', 'rd.remote_domain').onRef('live.handle', '=', 'rd.remote_handle'),
+    )
+    .select([
+      'rd.service_id',
+      'rd.remote_domain',
+      'rd.remote_handle',
+      'rd.remote_name',
+      'live.name as live_name',
+      'live.health as live_health',
+      'live.icon_asset_id as live_icon_asset_id',
+    ])
+    .where('rd.workspace_id', '=', workspaceId)
+    .where('rd.service_id', 'in', serviceIds)
+    .orderBy('rd.remote_name')
+    .orderBy('rd.remote_domain')
+    .execute();
+}
+
+export async function insertRemoteDependency(
+  db: Db,
+  row: {
+    workspace_id: string;
+    service_id: string;
+    remote_domain: string;
+    remote_handle: string;
+    remote_name: string;
+    created_at: string;
+  },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('remote_dependencies')
+    .values(row)
+    .onConflict((oc) => oc.columns(['service_id', 'remote_domain', 'remote_handle']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function deleteRemoteDependency(
+  db: Db,
+  workspaceId: string,
+  serviceId: string,
+  domain: string,
+  handle: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('remote_dependencies')
+    .where('workspace_id', '=', workspaceId)
+    .where('service_id', '=', serviceId)
+    .where('remote_domain', '=', domain)
+    .where('remote_handle', '=', handle)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

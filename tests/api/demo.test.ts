@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_LOGIN, seedDemo } from '../../src/server/services/demo.js';
+import { DEMO_LOGIN, DEMO_REMOTE, seedDemo } from '../../src/server/services/demo.js';
 import { authHeaders, json, loginAs, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -54,5 +54,28 @@ describe('beacon demo', () => {
     );
     expect(days).toHaveLength(15);
     expect(days.reduce((sum, day) => sum + day.critical, 0)).toBe(2 * 3600);
+  });
+});
+
+describe('beacon demo: dependencies and a linked workspace', () => {
+  it('draws a graph of the demo’s services, with the linked cloud’s public services as remote leaves', async () => {
+    const owner = await loginAs(server, 'demo', DEMO_LOGIN.email, DEMO_LOGIN.password);
+    const get = async <T>(url: string) =>
+      json<T>(await server.app.inject({ method: 'GET', url, headers: authHeaders(owner) }));
+    expect(await get<string[]>('/api/remotes')).toEqual([DEMO_REMOTE.workspace]);
+    const dependencies = await get<Array<{ handle: string }>>('/api/services/checkout/dependencies');
+    expect(dependencies.map((d) => d.handle).sort()).toEqual(['identity', 'ledger', 'message-bus']);
+    const remotes = await get<Array<{ handle: string; available: boolean; health: string }>>(
+      '/api/services/api-gateway/remote-dependencies',
+    );
+    expect(remotes).toEqual([expect.objectContaining({ handle: 'cloud-dns', available: true, health: 'maintenance' })]);
+    const graph = await get<{ nodes: Array<{ id: string }>; truncated: boolean }>('/api/services/checkout/graph');
+    const ids = graph.nodes.map((node) => node.id);
+    expect(ids).toEqual(
+      expect.arrayContaining(['checkout', 'api-gateway', 'ledger', `${DEMO_REMOTE.workspace}:object-storage`]),
+    );
+    // The cloud's internal service is never seen from the demo.
+    const found = await get<Array<{ handle: string }>>('/api/search-remotes/services');
+    expect(found.map((s) => s.handle).sort()).toEqual(['cloud-dns', 'object-storage']);
   });
 });

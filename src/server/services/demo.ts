@@ -7,6 +7,7 @@ import { MS_PER_DAY } from '../../domain/health.js';
 import type { NoticeCreate, NoticeUpdate } from '../../contract/notices.js';
 import type { WorkspaceRow } from '../db/schema.js';
 import { changeService, createService, updateServiceFields } from './catalogue-services.js';
+import { addDependency, addRemoteDependency, linkRemote } from './dependencies.js';
 import { createNotice, updateNotice } from './notices.js';
 import { hashPassword } from './secrets.js';
 import { starService } from './stars.js';
@@ -14,36 +15,38 @@ import { createTeam, searchTeams, updateTeam } from './teams.js';
 
 export const DEMO_LOGIN = { workspace: 'demo', email: 'owner@demo.beacon.test', password: 'Beacon-demo-1' } as const;
 
-/** Seeds (or refreshes) the `demo` workspace with its owner; safe to run again. */
-export async function seedDemo(ctx: ServerContext): Promise<typeof DEMO_LOGIN> {
+/** The linked workspace of the demo: a cloud provider whose public services the demo's services depend on. */
+export const DEMO_REMOTE = { workspace: 'demo-cloud', email: 'owner@demo-cloud.beacon.test' } as const;
+
+/** The workspace `domain` and its owner (password `password`), made or refreshed. */
+async function ensureWorkspace(
+  ctx: ServerContext,
+  domain: string,
+  name: string,
+  owner: { email: string; handle: string; name: string; bio: string },
+  password: string,
+): Promise<WorkspaceRow> {
   const { db } = ctx.database;
   const now = isoNow(ctx);
-  let workspace = await findWorkspaceByDomain(db, DEMO_LOGIN.workspace);
+  let workspace = await findWorkspaceByDomain(db, domain);
   if (!workspace) {
-    workspace = {
-      id: randomUUID(),
-      domain: DEMO_LOGIN.workspace,
-      name: 'Demo',
-      status: 'active',
-      login: null,
-      created_at: now,
-    };
+    workspace = { id: randomUUID(), domain, name, status: 'active', login: null, created_at: now };
     await insertWorkspace(db, workspace);
   }
-  const passwordHash = await hashPassword(DEMO_LOGIN.password);
-  const owner = await findUserByEmail(db, workspace.id, DEMO_LOGIN.email);
-  if (owner) {
-    await updateUser(db, workspace.id, owner.id, { password_hash: passwordHash, role: 'owner', super_admin: 1 });
+  const passwordHash = await hashPassword(password);
+  const found = await findUserByEmail(db, workspace.id, owner.email);
+  if (found) {
+    await updateUser(db, workspace.id, found.id, { password_hash: passwordHash, role: 'owner', super_admin: 1 });
   } else {
     await insertUser(
       db,
       newUserRow({
         workspace_id: workspace.id,
-        handle: 'demo-owner',
-        name: 'Dana Demo',
-        email: DEMO_LOGIN.email,
+        handle: owner.handle,
+        name: owner.name,
+        email: owner.email,
         password_hash: passwordHash,
-        bio: 'Owner of the demo workspace.',
+        bio: owner.bio,
         description: 'Platform lead',
         role: 'owner',
         super_admin: 1,
@@ -51,6 +54,26 @@ export async function seedDemo(ctx: ServerContext): Promise<typeof DEMO_LOGIN> {
       }),
     );
   }
+  return workspace;
+}
+
+/** Seeds (or refreshes) the `demo` workspace with its owner, and the cloud workspace it is linked to; safe to run again. */
+export async function seedDemo(ctx: ServerContext): Promise<typeof DEMO_LOGIN> {
+  const cloud = await ensureWorkspace(
+    ctx,
+    DEMO_REMOTE.workspace,
+    'Demo Cloud',
+    { email: DEMO_REMOTE.email, handle: 'cloud-owner', name: 'Casey Cloud', bio: 'Runs the demo cloud.' },
+    DEMO_LOGIN.password,
+  );
+  await seedDemoCloud(ctx, cloud);
+  const workspace = await ensureWorkspace(
+    ctx,
+    DEMO_LOGIN.workspace,
+    'Demo',
+    { email: DEMO_LOGIN.email, handle: 'demo-owner', name: 'Dana Demo', bio: 'Owner of the demo workspace.' },
+    DEMO_LOGIN.password,
+  );
   await seedDemoCatalogue(ctx, workspace);
   return DEMO_LOGIN;
 }
@@ -215,6 +238,51 @@ const DEMO_STORY: Array<{
   },
 ];
 
+/** Who depends on whom in the demo: a real graph, with a cycle (identity and the message bus). */
+const DEMO_DEPENDENCIES: Array<[string, string]> = [
+  ['api-gateway', 'identity'],
+  ['api-gateway', 'checkout'],
+  ['api-gateway', 'search'],
+  ['checkout', 'ledger'],
+  ['checkout', 'identity'],
+  ['checkout', 'message-bus'],
+  ['ledger', 'message-bus'],
+  ['legacy-billing', 'ledger'],
+  ['search', 'message-bus'],
+  ['recommendations', 'search'],
+  ['recommendations', 'message-bus'],
+  ['identity', 'message-bus'],
+  ['message-bus', 'identity'],
+];
+
+/** The demo's services that depend on the cloud's public services (DESIGN.md 8). */
+const DEMO_REMOTE_DEPENDENCIES: Array<[string, string]> = [
+  ['message-bus', 'object-storage'],
+  ['ledger', 'object-storage'],
+  ['api-gateway', 'cloud-dns'],
+];
+
+/** The cloud's services: two public ones the demo may see, and an internal one it never does. */
+const CLOUD_SERVICES: Array<{ name: string; handle: string; description: string; visibility: Visibility }> = [
+  { name: 'Object Storage', handle: 'object-storage', description: 'Buckets of bytes.', visibility: 'public' },
+  { name: 'Cloud DNS', handle: 'cloud-dns', description: 'Names to addresses.', visibility: 'public' },
+  { name: 'Billing Engine', handle: 'billing-engine', description: 'Internal only.', visibility: 'workspace' },
+];
+
+async function seedDemoCloud(ctx: ServerContext, workspace: WorkspaceRow): Promise<void> {
+  const user = await findUserByEmail(ctx.database.db, workspace.id, DEMO_REMOTE.email);
+  if (!user) return;
+  const caller = { workspace, user };
+  if ((await searchTeams(ctx, caller, { cursor: 0, limit: 1 })).total > 0) return;
+  await createTeam(ctx, caller, { name: 'Infrastructure', handle: 'infrastructure' });
+  for (const service of CLOUD_SERVICES) {
+    await createService(ctx, caller, 'infrastructure', { name: service.name, handle: service.handle });
+    await updateServiceFields(ctx, caller, service.handle, { description: service.description });
+    await changeService(ctx, caller, service.handle, { stage: 'live', visibility: service.visibility });
+  }
+  await changeService(ctx, caller, 'cloud-dns', { health: 'maintenance' });
+}
+
 const HOUR_MS = 3_600_000;
 
 /**
@@ -255,4 +323,8 @@ async function seedDemoCatalogue(ctx: ServerContext, workspace: WorkspaceRow): P
     }
   }
   await starService(ctx, caller, user.handle, 'checkout');
+  for (const [service, dependency] of DEMO_DEPENDENCIES) await addDependency(past, caller, service, dependency);
+  await linkRemote(past, caller, DEMO_REMOTE.workspace);
+  for (const [service, remote] of DEMO_REMOTE_DEPENDENCIES)
+    await addRemoteDependency(past, caller, service, { workspace: DEMO_REMOTE.workspace, service: remote });
 }

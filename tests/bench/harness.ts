@@ -78,7 +78,15 @@ function portOf(app: FastifyInstance): number {
 /** Inserts rows in batches that stay under SQLite's and PostgreSQL's bound-parameter limits. */
 export async function insertInBatches<T extends object>(
   ctx: ServerContext,
-  table: 'users' | 'teams' | 'team_members' | 'services' | 'stars' | 'health_checks' | 'health_transitions',
+  table:
+    | 'users'
+    | 'teams'
+    | 'team_members'
+    | 'services'
+    | 'stars'
+    | 'health_checks'
+    | 'health_transitions'
+    | 'service_dependencies',
   rows: T[],
   batch = 200,
 ): Promise<void> {

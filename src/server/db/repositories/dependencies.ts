@@ -94,6 +94,19 @@ export interface WalkRow extends DependencyRow {
 }
 
 /**
+ * visibleTo for the walk's raw SQL, on the service `s` a step reaches: a join by primary key and an uncorrelated
+ * membership list the engine evaluates once, where an `in (visible services)` per step would scan the workspace.
+ */
+function visibleInWalk(workspaceId: string, scope: ServiceScope) {
+  if (scope.all) return sql<boolean>`1 = 1`;
+  const teams =
+    scope.teamId !== undefined
+      ? sql`(${scope.teamId})`
+      : sql`(select tm.team_id from team_members tm where tm.workspace_id = ${workspaceId} and tm.user_id = ${scope.userId})`;
+  return sql<boolean>`(s.visibility <> 'owner' or s.owner_team_id in ${teams})`;
+}
+
+/**
  * The graph walk, in the database (DESIGN.md 8): from the root along dependencies and, separately, along
  * dependents, up to `depth` steps each, through services the scope may see. `UNION` keeps one row per service
  * and distance, so cycles and diamonds end at the depth bound instead of multiplying paths. The nearest
@@ -107,22 +120,25 @@ export async function walkDependencies(
   depth: number,
   limit: number,
 ): Promise<WalkRow[]> {
-  const visible = visibleServices(db, workspaceId, scope).select('services.id');
+  const visible = visibleInWalk(workspaceId, scope);
   const { rows } = await sql<WalkRow & { depth: number | string }>`
-    with recursive visible as ${visible},
-    down(id, depth) as (
+    with recursive down(id, depth) as (
       select cast(${rootId} as text), 0
       union
       select d.dependency_id, down.depth + 1
-      from down join service_dependencies d on d.service_id = down.id
-      where down.depth < ${depth} and d.dependency_id in (select id from visible)
+      from down
+      join service_dependencies d on d.service_id = down.id
+      join services s on s.id = d.dependency_id
+      where down.depth < ${depth} and ${visible}
     ),
     up(id, depth) as (
       select cast(${rootId} as text), 0
       union
       select d.service_id, up.depth + 1
-      from up join service_dependencies d on d.dependency_id = up.id
-      where up.depth < ${depth} and d.service_id in (select id from visible)
+      from up
+      join service_dependencies d on d.dependency_id = up.id
+      join services s on s.id = d.service_id
+      where up.depth < ${depth} and ${visible}
     ),
     walk as (select id, depth from down union all select id, depth from up)
     select s.id, s.handle, s.name, s.health, s.icon_asset_id, min(walk.depth) as depth
@@ -134,20 +150,30 @@ export async function walkDependencies(
   return rows.map((row) => ({ ...row, depth: Number(row.depth) }));
 }
 
-/** The dependency edges among `serviceIds`. */
+/** Ids per query when a list goes into `in (...)`: well under both engines' parameter limits. */
+const IN_CHUNK = 500;
+
+/**
+ * The dependency edges among `serviceIds`: each service's outgoing edges by primary key, kept when the target is
+ * in the set too (an `in` list on both columns makes SQLite scan the table).
+ */
 export async function edgesAmong(
   db: Db,
   workspaceId: string,
   serviceIds: readonly string[],
 ): Promise<Array<{ service_id: string; dependency_id: string }>> {
-  if (serviceIds.length === 0) return [];
-  return db
-    .selectFrom('service_dependencies')
-    .select(['service_id', 'dependency_id'])
-    .where('workspace_id', '=', workspaceId)
-    .where('service_id', 'in', serviceIds)
-    .where('dependency_id', 'in', serviceIds)
-    .execute();
+  const wanted = new Set(serviceIds);
+  const edges: Array<{ service_id: string; dependency_id: string }> = [];
+  for (let i = 0; i < serviceIds.length; i += IN_CHUNK) {
+    const rows = await db
+      .selectFrom('service_dependencies')
+      .select(['service_id', 'dependency_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('service_id', 'in', serviceIds.slice(i, i + IN_CHUNK))
+      .execute();
+    for (const row of rows) if (wanted.has(row.dependency_id)) edges.push(row);
+  }
+  return edges;
 }
 
 // ---- linked workspaces ----

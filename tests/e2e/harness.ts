@@ -109,7 +109,6 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   return { context, page };
 }
 
-/** Saves a screenshot under test-results/screenshots (not committed) for a person to look at. */
 /**
  * Waits until the service worker controls the page: the app is then installed for offline use. A page opened
  * before the worker activated is controlled from its next load, and an install that a busy machine failed
@@ -135,6 +134,7 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
   }
 }
 
+/** Saves a screenshot under test-results/screenshots (not committed) for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });

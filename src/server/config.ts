@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
-/** Every setting the server reads from the environment; README.md documents each variable. */
+/** Every setting the server reads from the environment; docs/operations.md documents each variable. */
 export interface Config {
   port: number;
   host: string;

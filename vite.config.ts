@@ -22,6 +22,8 @@ export default defineConfig({
     manifest: true,
     chunkSizeWarningLimit: 900,
   },
+  // The Comlink worker loads its graph layout as a chunk of its own on first use (code splitting needs ES workers).
+  worker: { format: 'es' },
   plugins: [
     react(),
     precompress(),

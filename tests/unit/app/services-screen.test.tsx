@@ -93,7 +93,7 @@ describe('service screen frame', () => {
 
     const crumbs = await screen.findByRole('navigation', { name: 'Breadcrumb' });
     expect(within(crumbs).getByRole('link', { name: 'Payments' }).getAttribute('href')).toBe('/services/payments');
-    expect(menuLabels()).toEqual(['Overview', 'Health Checks', 'Notices']);
+    expect(menuLabels()).toEqual(['Overview', 'Health Checks', 'Notices', 'Service Graph']);
     const overview = screen.getByRole('link', { name: 'Overview' });
     expect(overview.getAttribute('aria-current')).toBe('page');
 
@@ -108,7 +108,7 @@ describe('service screen frame', () => {
     serviceApi(editable);
     renderApp('/services/payments/settings');
     expect(await screen.findByLabelText('Name')).toBeTruthy();
-    expect(menuLabels()).toEqual(['Overview', 'Health Checks', 'Notices', 'Settings']);
+    expect(menuLabels()).toEqual(['Overview', 'Health Checks', 'Notices', 'Service Graph', 'Settings']);
     expect(screen.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBeNull();
     cleanup();
@@ -133,7 +133,7 @@ describe('service screen frame', () => {
       serviceTabs({ permissions: { edit: false } })
         .filter((tab) => tab.display)
         .map((tab) => tab.label),
-    ).toEqual(['Overview', 'Health Checks', 'Notices']);
+    ).toEqual(['Overview', 'Health Checks', 'Notices', 'Service Graph']);
     expect(isTabActive(overview!, '')).toBe(true);
     expect(isTabActive(overview!, 'settings')).toBe(false);
     expect(isTabActive(settings!, 'settings/')).toBe(true);

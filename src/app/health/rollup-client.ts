@@ -37,7 +37,14 @@ function connect(): Connection | null {
   return connection;
 }
 
-async function inWorker<T>(call: (remote: Remote<HealthWorkerApi>) => Promise<T>, here: () => T): Promise<T> {
+/**
+ * Runs `call` in the app's one worker (the graph layouts share it: DESIGN.md 8), or `here` on this thread where
+ * there is no worker or it failed.
+ */
+export async function inWorker<T>(
+  call: (remote: Remote<HealthWorkerApi>) => Promise<T>,
+  here: () => T | Promise<T>,
+): Promise<T> {
   const current = connect();
   if (!current) return here();
   try {

@@ -23,6 +23,8 @@ describe('migrations', () => {
         '006-clients-runners',
         '007-mail-outbox',
         '008-login-failures',
+        '009-team-policies',
+        '010-dependencies',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -8,7 +8,8 @@
  * 2. The screen: a workspace with 1,000 services and 3,000 dependencies around one service (the real app on a
  *    fresh SQLite database, seeded directly); the graph tab is opened from the service's overview while a Long
  *    Tasks API observer records main-thread tasks. Target: none over 200 ms. Also printed: the time until the
- *    graph is drawn, and the same for a cold page load of the graph's address.
+ *    graph is drawn, and the same for a cold page load of the graph's address. A screenshot of the drawn graph
+ *    goes to test-results/screenshots/graph-bench-1000.png.
  *
  * Settings: BENCH_RUNS (warm runs per worker case, default 3; the median is printed); BENCH_PROFILE=1 prints
  * where the main thread spent the measured opening (Chromium's CPU profiler, self and total time by function);
@@ -28,7 +29,7 @@ import { closeContext, createContext } from '../../src/server/bootstrap.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { GraphLayoutInput } from '../../src/workers/graph-layout.js';
 import { freshDatabase } from '../support/database.js';
-import { CHROMIUM, launchChromium } from '../e2e/harness.js';
+import { CHROMIUM, launchChromium, screenshot } from '../e2e/harness.js';
 import { DOMAIN, insertInBatches, PASSWORD, positiveNumber, registerAndLogIn } from './harness.js';
 
 const RUNS = positiveNumber(process.env.BENCH_RUNS, 3, 'BENCH_RUNS');
@@ -314,6 +315,7 @@ async function benchScreen(page: Page, origin: string, nodes: number): Promise<s
       );
       continue;
     }
+    await screenshot(page, 'graph-bench-1000');
     const verdict = longest <= LONG_TASK_TARGET_MS ? 'PASS' : 'MISS';
     if (verdict === 'MISS') misses.push('screen long task');
     console.log(

@@ -132,11 +132,9 @@ export function graphElements(
   layout: GraphLayout,
 ): ElementDefinition[] {
   const at = new Map(layout.nodes.map((position) => [position.id, position]));
-  const placed = new Map<string, { x: number; y: number }>();
   const nodes: ElementDefinition[] = graph.nodes.map((node) => {
     const centre = at.get(node.id) ?? { x: 0, y: 0 };
     const position = { x: centre.x, y: centre.y - labelHeight(node) / 2 };
-    placed.set(node.id, position);
     // Fixed looks go by class (parsed once per stylesheet); only the label and the image are per node.
     const classes = [`h-${node.health ?? 'unknown'}`];
     if (node.id === root) classes.push('root');
@@ -159,7 +157,9 @@ export function graphElements(
   const routes = new Map<string, EdgeRoute>(layout.routes.map((route) => [`${route.from}\u0000${route.to}`, route]));
   const links: ElementDefinition[] = edges.map(({ from, to }) => {
     const route = routes.get(`${from}\u0000${to}`);
-    const segments = route ? segmentsOf(placed.get(from)!, placed.get(to)!, route.points) : null;
+    // Measured from the boxes' centres, as the layout routed it: the route then moves with the nodes.
+    const [source, target] = [at.get(from), at.get(to)];
+    const segments = route && source && target ? segmentsOf(source, target, route.points) : null;
     return {
       group: 'edges',
       data: { id: `${from}\u2192${to}`, source: from, target: to, ...segments },
@@ -196,8 +196,8 @@ export function initialViewport(
   return { zoom, pan: { x: width / 2 - centre.x * zoom, y: height / 2 - centre.y * zoom } };
 }
 
-/** Labels are drawn from this zoom on (min-zoomed-font-size 7 of a 12 px font), with a little to spare. */
-const READABLE_ZOOM = 0.7;
+/** Labels are drawn from a zoom of 0.6 (min-zoomed-font-size 7 of a 12 px font); this one reads comfortably. */
+export const READABLE_ZOOM = 0.85;
 
 /** Above this many edges, straight lines: bezier edges cost more to draw, and a big graph is seen zoomed out. */
 const CURVED_EDGE_LIMIT = 400;
@@ -262,6 +262,8 @@ export function graphStyle(edgeCount: number): StylesheetJson {
       style: {
         width: 1.5,
         'curve-style': edgeCount > CURVED_EDGE_LIMIT ? 'straight' : 'bezier',
+        // Many edges fade a little, so the services stay in front of them.
+        opacity: edgeCount > CURVED_EDGE_LIMIT ? 0.5 : 1,
         'line-color': '#94a3b8',
         'target-arrow-color': '#64748b',
         'target-arrow-shape': 'triangle',

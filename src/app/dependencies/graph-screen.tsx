@@ -42,7 +42,7 @@ const NARROW = 640;
  * readable at once, comes in slices of SLICE elements a frame, and moves as a picture while panned or zoomed.
  */
 const LARGE_GRAPH = 300;
-const SLICE = 200;
+const SLICE = 150;
 const FIRST_SLICE = 50;
 const DEPTHS = Array.from({ length: GRAPH_MAX_DEPTH }, (_, i) => String(i + 1));
 export const GRAPH_NOT_LOADED = 'The graph could not be loaded';
@@ -179,10 +179,11 @@ function GraphView({ graph, service, loading }: { graph: ServiceGraph; service: 
       drawing.on('mouseout', 'node', () => container.current?.style.removeProperty('cursor'));
       const elements = graphElements(graph, edges, root, layout);
       if (large) {
-        // A big graph opens on the service itself, readable, and comes in a slice per frame: each slice is styled
-        // and drawn (only what is in view) without holding the page up.
-        drawing.viewport(initialViewport(layout.nodes, root, drawing.width(), drawing.height()));
-        // The first frame also sets the drawing up (canvases, caches, the letter icons): it gets a small slice.
+        // A big graph comes in a slice per frame, looked at from afar (cytoscape styles and measures each slice in
+        // its frame, and draws nothing out of view); then it opens on the service itself, readable.
+        const view = initialViewport(layout.nodes, root, drawing.width(), drawing.height());
+        drawing.viewport({ zoom: view.zoom, pan: { x: -1e7, y: -1e7 } });
+        // The first frame also sets the drawing up (canvases, caches): it gets a small slice.
         for (let start = 0, size = FIRST_SLICE; start < elements.length; start += size, size = SLICE) {
           const slice = elements.slice(start, start + size);
           drawing.batch(() => {
@@ -191,6 +192,7 @@ function GraphView({ graph, service, loading }: { graph: ServiceGraph; service: 
           await nextFrame();
           if (!current || drawing.destroyed()) return;
         }
+        drawing.viewport(view);
       } else {
         drawing.batch(() => {
           drawing.add(elements);

@@ -7,6 +7,7 @@ import {
   initialViewport,
   layoutInput,
   letterImage,
+  READABLE_ZOOM,
   nodeLabel,
   segmentsOf,
   UNKNOWN_HEALTH_COLOUR,
@@ -118,9 +119,9 @@ describe('the graph drawing', () => {
       y: Math.floor(i / 10) * 300,
     }));
     const big = initialViewport(spread, 's55', 800, 600);
-    expect(big.zoom).toBe(0.7);
+    expect(big.zoom).toBe(READABLE_ZOOM);
     // s55 (1500, 1500) at the centre of the 800x600 canvas.
-    expect(big.pan).toEqual({ x: 400 - 1500 * 0.7, y: 300 - 1500 * 0.7 });
+    expect(big.pan).toEqual({ x: 400 - 1500 * READABLE_ZOOM, y: 300 - 1500 * READABLE_ZOOM });
     const small = initialViewport(
       [
         { id: 'a', x: 0, y: 0 },

@@ -20,6 +20,7 @@ import {
  */
 interface FakeCy {
   elements: Array<{ group: string; data: Record<string, unknown>; classes?: string[] }>;
+  viewports: Array<{ zoom: number; pan: { x: number; y: number } }>;
   handlers: Map<string, (event: unknown) => void>;
   fitted: boolean;
   destroyed: boolean;
@@ -28,14 +29,17 @@ const drawings: FakeCy[] = [];
 
 vi.mock('cytoscape', () => ({
   default: () => {
-    const fake: FakeCy = { elements: [], handlers: new Map(), fitted: false, destroyed: false };
+    const fake: FakeCy = { elements: [], viewports: [], handlers: new Map(), fitted: false, destroyed: false };
     drawings.push(fake);
     const cy = {
       on: (event: string, selector: string, handler: (event: unknown) => void) =>
         fake.handlers.set(`${event} ${selector}`, handler),
       batch: (run: () => void) => run(),
       add: (elements: FakeCy['elements']) => fake.elements.push(...elements),
-      viewport: () => cy,
+      viewport: (viewport: FakeCy['viewports'][number]) => {
+        fake.viewports.push(viewport);
+        return cy;
+      },
       width: () => 800,
       height: () => 600,
       fit: () => (fake.fitted = true),
@@ -79,12 +83,21 @@ function graphAt(depth: number, truncated = false): ServiceGraph {
   return { nodes, truncated };
 }
 
-function graphApi({ truncated = false } = {}): Call[] {
+/** 250 services in a chain from checkout: big enough to be drawn in slices. */
+function bigGraph(): ServiceGraph {
+  const ids = ['checkout', ...Array.from({ length: 249 }, (_, i) => `s${i}`)];
+  return {
+    nodes: ids.map((id, i) => graphNode(id, id, 'good', i + 1 < ids.length ? [ids[i + 1]!] : [])),
+    truncated: false,
+  };
+}
+
+function graphApi({ truncated = false, big = false } = {}): Call[] {
   return stubApi(me, {
     handler: (call) => {
       if (call.method === 'GET' && call.path === '/api/services/checkout') return { status: 200, body: checkout };
       if (call.method === 'GET' && call.path === '/api/services/checkout/graph')
-        return { status: 200, body: graphAt(Number(call.query.get('depth')), truncated) };
+        return { status: 200, body: big ? bigGraph() : graphAt(Number(call.query.get('depth')), truncated) };
       return undefined;
     },
   });
@@ -174,6 +187,18 @@ describe('the Service Graph screen', () => {
     await pickDepth('2');
     // Depth 2 was seen: drawn again without waiting, the default depth leaves the address bare.
     await waitFor(() => expect(document.querySelector('[data-node-count="5"][data-ready="true"]')).toBeTruthy());
+  });
+
+  it('adds a big graph in slices out of view, then opens it on the service', async () => {
+    graphApi({ big: true });
+    renderApp('/services/checkout/graph');
+    const cy = await drawn();
+    expect(cy.elements).toHaveLength(250 + 249);
+    expect(cy.fitted).toBe(false);
+    const [away, view] = cy.viewports;
+    expect(cy.viewports).toHaveLength(2);
+    expect(away!.pan.x).toBeLessThan(-1e6);
+    expect(view!.pan.x).toBeGreaterThan(-1e6);
   });
 
   it('says when the graph was cut at 2,000 services', async () => {

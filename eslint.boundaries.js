@@ -21,9 +21,17 @@ export const APP_FEATURES = [
   'users',
   'dependencies',
   'admin',
+  'notifications',
 ];
 /** Where the app is put together: these may import any feature. */
-export const APP_COMPOSITION = ['main.tsx', 'root-app.tsx', 'workspace-app.tsx', 'service-page.tsx', 'write-kinds.ts'];
+export const APP_COMPOSITION = [
+  'main.tsx',
+  'root-app.tsx',
+  'workspace-app.tsx',
+  'app-shell.tsx',
+  'service-page.tsx',
+  'write-kinds.ts',
+];
 
 const ours = [
   'src/domain',

@@ -3,7 +3,8 @@
  * chunk with their static imports, their CSS and the fonts that CSS declares), as the server sends them: brotli,
  * from the `.br` files the build wrote (the page is compressed when the server starts). Fails the build when they
  * exceed the budget. Fonts: every face but the italic ones (no italic text on /login); the icon font is counted
- * though /login shows no icon. tests/e2e/wire.test.ts measures the same visit in Chromium.
+ * though /login shows no icon. tests/e2e/wire.test.ts measures the same visit in Chromium. Then prints the service
+ * worker's precache and fails when a large chunk's code is precached twice (in two chunks).
  *
  * Usage: node scripts/bundle-budget.mjs [dist/app]
  */
@@ -66,5 +67,37 @@ for (const type of ['HTML', 'JS', 'CSS', 'font']) {
 console.log(`Total for /login: ${(total / 1024).toFixed(1)} KB sent (budget ${BUDGET_KB} KB)`);
 if (total > BUDGET_KB * 1024) {
   console.error('Over the wire budget.');
+  process.exit(1);
+}
+
+// The service worker precaches every built file (DESIGN.md 6), so a library in two chunks is downloaded and kept
+// twice. The app and the layout worker both use cytoscape: the main build and the worker build each write a chunk
+// of it, one file only when both load it alike (a dynamic import makes them byte for byte the same). A large chunk
+// whose code shows up in another precached chunk fails the build.
+const sw = readFileSync(resolve(dist, 'sw.js'), 'utf8');
+const precached = [...sw.matchAll(/"url":"([^"]+)"/g)].map((match) => match[1]);
+const sizes = new Map(precached.map((file) => [file, readFileSync(resolve(dist, file)).length]));
+const precacheBytes = [...sizes.values()].reduce((sum, bytes) => sum + bytes, 0);
+console.log(`Precache: ${precached.length} files, ${(precacheBytes / 1024).toFixed(1)} KB`);
+const LARGE = 100 * 1024;
+const SAMPLES = 40;
+const large = precached.filter((file) => file.endsWith('.js') && sizes.get(file) >= LARGE);
+const code = new Map(large.map((file) => [file, readFileSync(resolve(dist, file), 'utf8')]));
+const twice = [];
+for (const file of large) {
+  const text = code.get(file);
+  const samples = Array.from({ length: SAMPLES }, (_, i) => {
+    const at = Math.floor(((i + 0.5) * (text.length - 120)) / SAMPLES);
+    return text.slice(at, at + 120);
+  });
+  for (const other of large) {
+    if (other === file || sizes.get(other) < sizes.get(file) / 2) continue;
+    // Minified names differ between chunks; a tenth of the samples found word for word is the same library.
+    const found = samples.filter((sample) => code.get(other).includes(sample)).length;
+    if (found >= SAMPLES / 10) twice.push(`${file} is also in ${other} (${found}/${SAMPLES} samples)`);
+  }
+}
+if (twice.length > 0) {
+  console.error(`Precached twice:\n  ${twice.join('\n  ')}`);
   process.exit(1);
 }

@@ -2,15 +2,42 @@ import type { Service } from '../contract/catalogue.js';
 import { DependenciesCard, DependentsCard, graphSection, RemoteDependenciesCard } from './dependencies/index.js';
 import { healthChecksSection, OverallHealthCard } from './health/index.js';
 import { LatestIncidentCard, noticesSection } from './notices/index.js';
+import {
+  announcementsSection,
+  apiDocsSection,
+  draftAnnouncementsSection,
+  draftApiDocsSection,
+  draftOpenApiSpecsSection,
+  draftReleaseNotesSection,
+  ExportServicePagesCard,
+  openApiSpecsSection,
+  releaseNotesSection,
+  WhatsNewCard,
+} from './pages/index.js';
 import { overviewSection, ServiceScreen, settingsSection, tabsOf } from './services/index.js';
 
 /** The service screens as the product has them: each section from the feature that owns it. */
 const SECTIONS = [
-  overviewSection([LatestIncidentCard, OverallHealthCard, DependenciesCard, RemoteDependenciesCard, DependentsCard]),
+  overviewSection([
+    LatestIncidentCard,
+    WhatsNewCard,
+    OverallHealthCard,
+    DependenciesCard,
+    RemoteDependenciesCard,
+    DependentsCard,
+  ]),
   healthChecksSection,
   noticesSection,
+  announcementsSection,
+  releaseNotesSection,
+  apiDocsSection,
+  openApiSpecsSection,
   graphSection,
-  settingsSection,
+  draftAnnouncementsSection,
+  draftReleaseNotesSection,
+  draftApiDocsSection,
+  draftOpenApiSpecsSection,
+  settingsSection([ExportServicePagesCard]),
 ];
 
 /** The side menu a viewer sees for a service. */

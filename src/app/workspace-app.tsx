@@ -30,8 +30,8 @@ function screen<P extends object>(paths: string[], load: () => Promise<Module<P>
   return Component;
 }
 
-// The shell is not needed by the sign-in screens, so /login does not download it.
-const shell = preloadable(() => import('./shell/shell.js').then((module) => ({ default: module.Shell })));
+// The shell (with its notifications bell) is not needed by the sign-in screens, so /login does not download it.
+const shell = preloadable(() => import('./app-shell.js').then((module) => ({ default: module.AppShell })));
 const Shell = shell.Component;
 const LoginScreen = screen(['/login'], () => import('./auth/login-screen.js'), false);
 const RegisterScreen = screen(['/register'], () => import('./auth/register-screen.js'), false);
@@ -52,6 +52,16 @@ const TeamsScreen = screen(['/teams'], () => import('./teams/teams-screen.js'));
 const CreateTeamScreen = screen(['/teams/new', '/teams/:id/teams/new'], () => import('./teams/create-team-screen.js'));
 const TeamScreen = screen(['/teams/:id/*'], () => import('./teams/team-screen.js'));
 const AdminScreen = screen(['/admin', '/admin/*'], () => import('./admin/admin-screen.js'));
+const SlackWorkspaceCallback = screen(
+  ['/callbacks/slack-workspaces'],
+  () => import('./admin/slack-workspace-callback.js'),
+  false,
+);
+const ConnectSlackCallback = screen(
+  ['/callbacks/connect-to-slack'],
+  () => import('./users/connect-slack-callback.js'),
+  false,
+);
 
 /**
  * Starts downloading the code of the screen at `pathname` (and the shell around it) at once, while the session
@@ -74,6 +84,9 @@ function MainArea() {
     <LoginGuard>
       {(suspended) => (
         <Routes>
+          {/* Slack's OAuth redirects: full-screen, signed in, outside the shell. */}
+          <Route path="/callbacks/slack-workspaces" element={<SlackWorkspaceCallback />} />
+          <Route path="/callbacks/connect-to-slack" element={<ConnectSlackCallback />} />
           <Route element={<Shell suspended={suspended} />}>
             <Route
               path="*"

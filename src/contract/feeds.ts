@@ -10,6 +10,8 @@ export const feedEvent = z
     created_at: z.string(),
     agent_name: z.string(),
     profile: z.object({
+      /** The profile's id: what a mute names (handles are not unique across services, teams and users). */
+      id: z.string(),
       type: profileType,
       handle: z.string(),
       name: z.string(),
@@ -36,3 +38,16 @@ export const notification = z
   })
   .meta({ id: 'Notification' });
 export type Notification = z.infer<typeof notification>;
+
+/** DESIGN.md 9: mark these notifications read, or all of them when `ids` is left out. */
+export const markReadBody = z.strictObject({
+  ids: z.array(line().max(64)).max(500).optional(),
+});
+export type MarkReadBody = z.infer<typeof markReadBody>;
+
+/** The unread count, in the `unread` header of the list and as the stream's `unread` event. */
+export const unreadCount = z.object({ unread: z.number().int().min(0) }).meta({ id: 'UnreadCount' });
+export type UnreadCount = z.infer<typeof unreadCount>;
+
+/** The stream's events (DESIGN.md 9): `notification` carries a Notification, `unread` an UnreadCount. */
+export const STREAM_EVENTS = { notification: 'notification', unread: 'unread' } as const;

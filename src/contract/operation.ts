@@ -36,10 +36,12 @@ export interface OperationSpec {
   /** The success answer's body; `null` for an answer with no body (204). */
   response: z.ZodType | null;
   /** The success status; default 200, or 204 when `response` is null. */
-  status?: 200 | 201 | 202 | 204;
+  status?: 200 | 201 | 202 | 204 | 302 | 303;
   /** A paged list: the response is an array and the `total` header carries the count (DESIGN.md 4). */
   paged?: boolean;
   errors: readonly ErrorStatus[];
+  /** Error answers whose body says more than the error body (a 412 with the current version). */
+  errorBodies?: Partial<Record<ErrorStatus, z.ZodType>>;
   /** Request media types other than JSON (uploads). */
   consumes?: readonly string[];
   /** Success media types other than JSON (images); error bodies stay JSON. */
@@ -136,7 +138,7 @@ export function routeSchemaOf(operation: Operation) {
       ? { content: Object.fromEntries(operation.produces.map((type) => [type, { schema: body }])) }
       : body,
   };
-  for (const status of operation.errors) response[status] = errorBody;
+  for (const status of operation.errors) response[status] = operation.errorBodies?.[status] ?? errorBody;
   return {
     operationId: operation.id,
     summary: operation.summary,

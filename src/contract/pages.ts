@@ -1,10 +1,20 @@
 import { z } from 'zod';
+import { PAGE_SECTIONS } from '../domain/pages.js';
 import { line, text } from './common.js';
 
+export { PAGE_SECTIONS };
 /** Page sections (DESIGN.md section 10). */
-export const PAGE_SECTIONS = ['announcements', 'release-notes', 'api-docs', 'open-api-specs'] as const;
 export const pageSection = z.enum(PAGE_SECTIONS);
 export type PageSection = z.infer<typeof pageSection>;
+
+/** Who last saved a page. */
+const updatedBy = z.object({ name: z.string() });
+
+/**
+ * The title is also answered as `name` (announcements, release notes) or `version` (API docs, specs): DESIGN.md
+ * 10. Requests may send any of the three.
+ */
+const titleAliases = { name: z.string().optional(), version: z.string().optional() };
 
 /** A draft (spec/catalogue.md section 3; DESIGN.md 10): `lock` is its version, `revisions` its saves. */
 export const draftPage = z
@@ -13,21 +23,86 @@ export const draftPage = z
     handle: z.string(),
     section: pageSection,
     title: z.string(),
+    ...titleAliases,
     content: z.string(),
     lock: z.number().int(),
     is_published: z.boolean(),
     published_at: z.string().nullable(),
     updated_at: z.string(),
-    updated_by: z.object({ name: z.string() }),
+    updated_by: updatedBy,
     revisions: z.number().int(),
   })
   .meta({ id: 'DraftPage' });
 export type DraftPage = z.infer<typeof draftPage>;
 
+/** DESIGN.md 10: a stale lock is 412 with the draft as the server holds it, beside the message. */
+export const staleDraft = draftPage.extend({ message: z.string() }).meta({ id: 'StaleDraft' });
+
+/** A draft in a list: everything but its content. */
+export const draftSummary = draftPage.omit({ content: true }).meta({ id: 'DraftSummary' });
+export type DraftSummary = z.infer<typeof draftSummary>;
+
+/** A published page: what readers see, as it was when last published. */
+export const publishedPage = z
+  .object({
+    id: z.string(),
+    handle: z.string(),
+    section: pageSection,
+    title: z.string(),
+    ...titleAliases,
+    content: z.string(),
+    published_at: z.string(),
+    updated_at: z.string(),
+    updated_by: updatedBy,
+  })
+  .meta({ id: 'PublishedPage' });
+export type PublishedPage = z.infer<typeof publishedPage>;
+
+/** A published page in a list: everything but its content. */
+export const publishedSummary = publishedPage.omit({ content: true }).meta({ id: 'PublishedSummary' });
+export type PublishedSummary = z.infer<typeof publishedSummary>;
+
+const pageTitle = () => line().trim().min(1).max(200);
+/** A page's content: markdown, or an OpenAPI document in YAML or JSON (DESIGN.md 10). */
+const pageContent = () => text().max(1_000_000);
+export const PAGE_HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const pageHandle = () =>
+  line().min(1).max(64).regex(PAGE_HANDLE_PATTERN, 'Lower-case letters, digits and single hyphens');
+
+/** Spec: a create sends title (or name, or version) and content; the handle comes from the title unless given. */
+const createShape = {
+  title: pageTitle().optional(),
+  name: pageTitle().optional(),
+  version: pageTitle().optional(),
+  content: pageContent().optional(),
+  handle: pageHandle().optional(),
+};
+const titleGiven = [
+  (body: { title?: string | undefined; name?: string | undefined; version?: string | undefined }) =>
+    Boolean(body.title ?? body.name ?? body.version),
+  { message: 'A title is required', path: ['title'] },
+] satisfies [unknown, { message: string; path: string[] }];
+
+/** A section's door: the section is the door's. */
+export const draftCreateFields = z.strictObject(createShape).refine(...titleGiven);
+
+/** The generic door names the section in the body. */
+export const draftPageCreate = z.strictObject({ section: pageSection, ...createShape }).refine(...titleGiven);
+export type DraftPageCreate = z.infer<typeof draftPageCreate>;
+
 /** Spec: a draft update sends title, content and the lock it read (a stale lock is 412). */
 export const draftPageUpdate = z.strictObject({
-  title: line().trim().min(1).max(200).optional(),
-  content: text().max(1_000_000).optional(),
+  title: pageTitle().optional(),
+  name: pageTitle().optional(),
+  version: pageTitle().optional(),
+  content: pageContent().optional(),
+  lock: z.number().int().min(1),
+});
+export type DraftPageUpdate = z.infer<typeof draftPageUpdate>;
+
+/** The content page of an API doc or spec draft (`pages/index.md`, `pages/openapi.yml`): content and lock. */
+export const draftContentUpdate = z.strictObject({
+  content: pageContent(),
   lock: z.number().int().min(1),
 });
 
@@ -36,3 +111,20 @@ export const draftPageParams = z.strictObject({
   section: pageSection,
   handle: line().min(1).max(64),
 });
+
+export const publishedPageParams = z.strictObject({
+  service: line().min(1).max(64),
+  section: pageSection,
+  page: line().min(1).max(64),
+});
+
+/** A page by its id (the per-section doors: `/announcements/{id}`, `/announcement-drafts/{id}`, ...). */
+export const pageIdParams = z.strictObject({ id: line().min(1).max(64) });
+
+/** Lists: `section` (the generic door), then the usual paging (DESIGN.md 4). */
+export const pageListQuery = z.strictObject({
+  section: pageSection.optional(),
+  cursor: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const sectionListQuery = pageListQuery.omit({ section: true });

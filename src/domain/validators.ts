@@ -102,3 +102,15 @@ export function workspaceDomainError(domain: string): string | null {
   if (!isDomain(domain)) return messages.domainNotValid;
   return isReservedDomain(domain) ? messages.domainReserved : null;
 }
+
+/** Lower-case letters and digits in runs joined by single hyphens, accents dropped, at most `max` long; '' if none. */
+export function handleFromText(text: string, max = 64): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, max)
+    .replace(/-+$/, '');
+}

@@ -32,6 +32,10 @@ import { registrationRoutes } from './routes/registration.js';
 import { registerWebApp } from './routes/web.js';
 import { runnerRoutes } from './routes/runners.js';
 import { dependencyRoutes } from './routes/dependencies.js';
+import { feedRoutes } from './routes/feeds.js';
+import { pageRoutes } from './routes/pages.js';
+import { slackRoutes } from './routes/slack.js';
+import { ssoRoutes } from './routes/sso.js';
 import { serviceRoutes } from './routes/services.js';
 import { sessionRoutes } from './routes/session.js';
 import { starRoutes } from './routes/stars.js';
@@ -185,6 +189,10 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       await api.register(clientRoutes(ctx));
       await api.register(runnerRoutes(ctx));
       await api.register(dependencyRoutes(ctx));
+      await api.register(feedRoutes(ctx));
+      await api.register(pageRoutes(ctx));
+      await api.register(slackRoutes(ctx));
+      await api.register(ssoRoutes(ctx));
     },
     { prefix: '/api' },
   );

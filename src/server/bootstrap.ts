@@ -7,6 +7,8 @@ import { migrateToLatest } from './db/migrate.js';
 import { getOrCreateSetting } from './db/repositories/settings.js';
 import { createMailer, outboxDirOf } from './integrations/smtp.js';
 import { CallerCache, VerifiedTokens } from './services/caller-cache.js';
+import { LiveEvents } from './services/live-events.js';
+import { loadSecretBox } from './services/secret-box.js';
 import { randomToken } from './services/secrets.js';
 
 export function openConfiguredDatabase(config: Config, logger?: Logger): DatabaseHandle {
@@ -48,9 +50,19 @@ export async function createContext(
     outboxDir: outboxDirOf(config.dataDir),
     logger,
   });
+  const live = new LiveEvents({
+    db: database.db,
+    logger,
+    ...(database.engine === 'postgres' && config.databaseUrl
+      ? { postgres: { url: config.databaseUrl, schema: database.schema ?? 'public' } }
+      : {}),
+  });
+  await live.start();
   return {
     config,
     database,
+    live,
+    secretBox: loadSecretBox(config),
     mailer,
     logger,
     jwtKey: await crypto.subtle.importKey(
@@ -67,6 +79,7 @@ export async function createContext(
 }
 
 export async function closeContext(ctx: ServerContext): Promise<void> {
+  await ctx.live.close();
   ctx.mailer.close();
   await ctx.database.close();
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { EVENT_RETENTION_DAYS } from '../domain/events.js';
 
 /** Every setting the server reads from the environment; docs/operations.md documents each variable. */
 export interface Config {
@@ -39,12 +40,40 @@ export interface Config {
   allowPrivateTargets: boolean;
   /** Raw health-check results older than this are deleted. */
   resultRetentionDays: number;
+  /** Days events (and their notifications) are kept (DESIGN.md 9). */
+  eventRetentionDays: number;
   /** PostgreSQL: how long a query waits for a connection before failing (503) while the database is away. */
   dbConnectTimeoutMs: number;
   /** SQLite: how long a write waits for another process's lock before failing (503). */
   sqliteBusyTimeoutMs: number;
   /** After SIGTERM, how long requests (kept-alive connections included) get 503 with Connection: close. */
   drainMs: number;
+  /** Slack (DESIGN.md 11): on when the Slack app's client id and secret are set. */
+  slack: SlackConfig | null;
+  /** The AES-256-GCM key for secrets from vendors (base64 or hex, 32 bytes); else one kept in the data dir. */
+  encryptionKey: string | undefined;
+}
+
+export interface SlackConfig {
+  clientId: string;
+  clientSecret: string;
+  /** The Web API's base URL, with its trailing slash. */
+  apiUrl: string;
+  /** Where an admin authorises the Slack app. */
+  authorizeUrl: string;
+}
+
+function slackConfig(env: NodeJS.ProcessEnv): SlackConfig | null {
+  const clientId = env.BEACON_SLACK_CLIENT_ID?.trim();
+  const clientSecret = env.BEACON_SLACK_CLIENT_SECRET?.trim();
+  if (!clientId || !clientSecret) return null;
+  const apiUrl = env.BEACON_SLACK_API_URL?.trim() || 'https://slack.com/api/';
+  return {
+    clientId,
+    clientSecret,
+    apiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`,
+    authorizeUrl: env.BEACON_SLACK_AUTHORIZE_URL?.trim() || 'https://slack.com/oauth/v2/authorize',
+  };
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -105,9 +134,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sharedRunner: env.BEACON_SHARED_RUNNER !== '0',
     allowPrivateTargets: env.BEACON_ALLOW_PRIVATE_TARGETS === '1',
     resultRetentionDays: integer(env.BEACON_RESULT_RETENTION_DAYS, 7, 'BEACON_RESULT_RETENTION_DAYS'),
+    eventRetentionDays: integer(env.BEACON_EVENT_RETENTION_DAYS, EVENT_RETENTION_DAYS, 'BEACON_EVENT_RETENTION_DAYS'),
     dbConnectTimeoutMs: integer(env.BEACON_DB_CONNECT_TIMEOUT_MS, 5000, 'BEACON_DB_CONNECT_TIMEOUT_MS'),
     sqliteBusyTimeoutMs: integer(env.BEACON_DB_BUSY_TIMEOUT_MS, 5000, 'BEACON_DB_BUSY_TIMEOUT_MS'),
     drainMs: integer(env.BEACON_DRAIN_MS, 5000, 'BEACON_DRAIN_MS'),
+    slack: slackConfig(env),
+    encryptionKey: env.BEACON_ENCRYPTION_KEY?.trim() || undefined,
   };
 }
 

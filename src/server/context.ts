@@ -3,6 +3,8 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { Mailer } from './integrations/smtp.js';
 import type { CallerCache, VerifiedTokens } from './services/caller-cache.js';
+import type { LiveEvents } from './services/live-events.js';
+import type { SecretBox } from './services/secret-box.js';
 
 /** What every service needs: the database, the settings, mail and a clock (tests may move time). */
 export interface ServerContext {
@@ -13,6 +15,10 @@ export interface ServerContext {
   /** The HS256 key for access tokens, imported once: jose would import raw bytes again on every verification. */
   jwtKey: CryptoKey;
   callers: CallerCache;
+  /** Seals and opens secrets from vendors (DESIGN.md 11). */
+  secretBox: SecretBox;
+  /** Open event streams and what reaches them (DESIGN.md 9). */
+  live: LiveEvents;
   tokens: VerifiedTokens;
   now(): Date;
   /** Set while this process runs the shared runner: reloads the checks at once after an API change. */

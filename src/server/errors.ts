@@ -10,6 +10,8 @@ export class HttpError extends Error {
     message: string,
     readonly errors?: Record<string, string[]>,
     readonly headers?: Record<string, string>,
+    /** More of the body, beside the message (a 412 answers the current version: DESIGN.md 4 and 10). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -20,6 +22,10 @@ export const unauthorized = (message = 'Unauthorized') => new HttpError(401, mes
 export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
 export const notFound = (message = 'Not Found') => new HttpError(404, message);
 export const conflict = (message: string, errors?: Record<string, string[]>) => new HttpError(409, message, errors);
+
+/** A stale version: 412 with what the server holds now, so the client can settle the conflict. */
+export const preconditionFailed = (message: string, current: Record<string, unknown>) =>
+  new HttpError(412, message, undefined, undefined, current);
 
 /** Seconds a client is asked to wait while the database is unreachable. */
 const RETRY_AFTER_SECONDS = '5';
@@ -59,7 +65,7 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
   let body: ErrorBody;
   if (error instanceof HttpError) {
     status = error.statusCode;
-    body = { message: error.message, ...(error.errors ? { errors: error.errors } : {}) };
+    body = { ...error.details, message: error.message, ...(error.errors ? { errors: error.errors } : {}) };
     if (error.headers) void reply.headers(error.headers);
   } else if (hasZodFastifySchemaValidationErrors(error)) {
     const errors = validationErrors(error.validation as unknown as ValidationIssue[]);

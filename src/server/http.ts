@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isAdminRole } from '../domain/roles.js';
 import { CLIENTS_NOT_ALLOWED, INSUFFICIENT_SCOPE, type RouteScope } from '../domain/scopes.js';
 import { workspaceLabelOf } from './config.js';
@@ -6,7 +6,7 @@ import type { ServerContext } from './context.js';
 import { findWorkspaceByDomain } from './db/repositories/workspaces.js';
 import type { WorkspaceRow } from './db/schema.js';
 import { badRequest, forbidden, notFound } from './errors.js';
-import { authenticateBearer, type Caller } from './services/auth.js';
+import { authenticateBearer, authenticateCookie, type Caller } from './services/auth.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -19,6 +19,17 @@ declare module 'fastify' {
 }
 
 export const SESSION_COOKIE = 'beacon_session';
+
+/**
+ * For what the browser opens without a header of its own (an <img>, a stream): the bearer token when sent,
+ * else the session cookie. Given to a route as its `authenticate` (operations.ts).
+ */
+export function bearerOrCookie(ctx: ServerContext) {
+  return (request: FastifyRequest) => (domain: string) =>
+    request.headers.authorization
+      ? authenticateBearer(ctx, domain, request.headers.authorization)
+      : authenticateCookie(ctx, domain, request.cookies[SESSION_COOKIE]);
+}
 export const WORKSPACE_NOT_FOUND = 'Workspace Not Found';
 
 /** The workspace named by the Host header, or null on the root host or an unknown label. */
@@ -86,4 +97,11 @@ export function sessionCookieOptions(ctx: ServerContext) {
     secure: ctx.config.publicUrl.protocol === 'https:',
     maxAge: ctx.config.sessionTtlSeconds,
   };
+}
+
+/** Lets the routes of `scope` (and only those) read form-encoded bodies: OAuth token requests, SAML posts. */
+export function acceptFormBodies(scope: FastifyInstance): void {
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
 }

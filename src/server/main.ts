@@ -5,6 +5,8 @@ import { buildApp } from './app.js';
 import { closeContext, createContext, createLogger } from './bootstrap.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
+import { startChatOutbox } from './jobs/chat-outbox.js';
+import { startEventRetention } from './jobs/event-retention.js';
 import { startMailOutbox } from './jobs/mail-outbox.js';
 import { startSharedRunner } from './jobs/shared-runner.js';
 import { bootstrapRegistrationLink } from './services/registration.js';
@@ -25,6 +27,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const runner = config.sharedRunner ? startSharedRunner(ctx) : undefined;
   if (runner) ctx.refreshChecks = () => void runner.refresh();
   const mailOutbox = startMailOutbox(ctx);
+  const eventRetention = startEventRetention(ctx);
+  const chatOutbox = startChatOutbox(ctx);
   const link = await bootstrapRegistrationLink(ctx);
   // Printed plainly, last and boxed rather than logged as JSON: it is the first thing a new user needs to read.
   if (link) {
@@ -40,12 +44,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Closing at once would reset kept-alive connections a client is about to send on: first answer every
       // request with 503 and Connection: close, until the connections are gone or the drain time is over.
       app.drain();
+      // Event streams stay open until ended: end them, so their connections go now.
+      ctx.live.closeStreams();
       await connectionsGone(app.server, config.drainMs);
       await app.close();
       // Before the database closes: probes in flight finish and their results are written.
       await runner?.stop();
       // Sends in flight are marked sent before the database closes.
       await mailOutbox.stop();
+      eventRetention.stop();
+      await chatOutbox.stop();
       await closeSharedAgents();
       await closeContext(ctx);
     })());

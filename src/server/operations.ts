@@ -86,7 +86,9 @@ export function route<O extends Operation>(
         caller: request.caller,
       } as unknown as HandlerArgs<O>;
       const result = await handler(args);
-      if (isReply(result)) return result;
+      // A handler that sent the answer itself returns the reply, which is a thenable: awaiting it gives undefined
+      // once the answer went, and sending again would only log FST_ERR_REP_ALREADY_SENT (with a stack) each time.
+      if (isReply(result) || reply.sent) return reply;
       if (operation.paged) {
         const page = result as PageOf<unknown>;
         void reply.header('total', String(page.total));

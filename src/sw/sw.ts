@@ -10,7 +10,8 @@ declare const self: ServiceWorkerGlobalScope;
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Every page of the app is the same index.html; /api and files are left to the network.
+// Every page of the app is the same index.html; /api and files are left to the network. No route matches
+// /api/events/stream either: the live stream goes to the network and is never cached (DESIGN.md 9).
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [/^\/api\//] }));
 
 // A new version waits until the user accepts the update prompt.

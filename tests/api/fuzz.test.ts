@@ -41,7 +41,8 @@ const ROLES: Role[] = ['owner', 'member', 'guest', 'outsider', 'anonymous'];
 
 /** Reads first, writes next, deletions last, so the seeded handles stay useful for most of the run. */
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const operations = [...allOperations].sort(
+/** The event stream stays open until the client leaves: tests/api/feeds.test.ts holds it to its contract. */
+const operations = [...allOperations.filter((operation) => !operation.produces?.includes('text/event-stream'))].sort(
   (a, b) =>
     METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method) ||
     Number(a.id === 'deleteUser') - Number(b.id === 'deleteUser'),
@@ -90,13 +91,19 @@ beforeAll(async () => {
   await createTeam(server, cast.outsider, { name: 'Status', handle: 'status' });
   await createService(server, cast.outsider, 'status', { name: 'Status', handle: 'status-page', visibility: 'public' });
   await callAs(server, owner, 'POST', '/api/remotes', { remote: cast.outsider.domain });
+  const page = json<{ id: string; handle: string }>(
+    await callAs(server, teamAdmin, 'POST', '/api/services/ledger/announcement-drafts', { title: 'Launch' }),
+  );
   pools = {
     assetId: [assetId, 'missing'],
     team: [team.handle, team.id, 'missing'],
-    handle: [team.handle, 'free-handle'],
+    handle: [team.handle, page.handle, 'free-handle'],
+    section: ['announcements', 'api-docs', 'missing'],
+    page: [page.handle, page.id, 'missing'],
+    provider: ['slack', 'teams'],
     client: [client.handle, client.client_id, 'missing'],
     service: [service.handle, service.id, 'missing'],
-    id: [check.id, notice.id, 'missing'],
+    id: [check.id, notice.id, page.id, 'missing'],
     inviteId: [invite.id, 'missing'],
     username: [owner.handle, teamMember.handle, guest.handle, 'missing'],
     profile: [service.id, team.id, teamMember.id],
@@ -247,6 +254,18 @@ function refusedByContract(operation: Operation, sent: Case): boolean {
   );
 }
 
+/**
+ * Whether an empty last path parameter made the request another operation's: the router ignores a trailing
+ * slash, so `GET /sso-providers/` is the list, which rightly answers.
+ */
+function reachesAnotherOperation(operation: Operation, sent: Case): boolean {
+  const path = pathOf(operation, sent.params);
+  if (!path.endsWith('/')) return false;
+  return operations.some(
+    (other) => other !== operation && other.method === operation.method && other.path === path.slice(0, -1),
+  );
+}
+
 /** A case in a failure report (an upload by its kind, not its bytes). */
 function describeCase(sent: Case): string {
   const { upload, ...rest } = sent;
@@ -309,7 +328,11 @@ async function campaign(seed: number, runs: number): Promise<Tally> {
             tally.failures.push(`error body: ${what} ${response.body.slice(0, 200)}`);
           const changed = changedTables(before, after);
           if (changed.length > 0) tally.failures.push(`refused but changed ${changed.join(', ')}: ${what}`);
-        } else if (!operation.consumes && refusedByContract(operation, sent)) {
+        } else if (
+          !operation.consumes &&
+          refusedByContract(operation, sent) &&
+          !reachesAnotherOperation(operation, sent)
+        ) {
           tally.failures.push(`accepted what the contract refuses: ${what}`);
         }
         before = after;

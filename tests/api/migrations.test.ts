@@ -25,6 +25,11 @@ describe('migrations', () => {
         '008-login-failures',
         '009-team-policies',
         '010-dependencies',
+        '011-feeds',
+        '012-graph-version',
+        '013-pages',
+        '014-slack',
+        '015-sso',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

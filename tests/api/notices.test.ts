@@ -38,6 +38,8 @@ async function logOf(serviceHandle: string) {
     .selectFrom('events')
     .select(['type', 'data'])
     .where('profile_id', '=', service.id)
+    // What notices and health write (the service's creation is not in question here).
+    .where('type', '<>', 'service.created')
     .orderBy('created_at')
     .execute();
   return { transitions, events: events.map((event) => ({ type: event.type, data: JSON.parse(event.data) as object })) };

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { FeedEvent } from '../../src/contract/feeds.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runner, RunnerSync } from '../../src/contract/clients.js';
@@ -217,6 +218,13 @@ describe('the runner agent protocol', () => {
     ]);
     expect(json(foreign)).toEqual({ accepted: 1, dropped: ['not-mine'] });
     expect(json<{ health: string }>(await call(bob, 'GET', '/api/services/gateway')).health).toBe('error');
+    // The feeds say so, by the runner (DESIGN.md 9).
+    const feed = json<FeedEvent[]>(await call(bob, 'GET', '/api/teams/ops/public-feed?limit=2'));
+    // One transaction, one time: either may come first.
+    expect(feed.map((event) => [event.title, event.agent_name]).sort()).toEqual([
+      ['Health changed from Good to Error', 'Agent Box'],
+      ['Health check Internal up is failing', 'Agent Box'],
+    ]);
 
     const results = json<HealthCheckResult[]>(
       await call(bob, 'GET', `/api/health-checks/${checkId}/reports/health-check-results`),

@@ -28,6 +28,11 @@ const UNAUTHENTICATED = new Set([
   'POST /api/forgot-password',
   'POST /api/reset-password',
   'POST /api/users',
+  'GET /api/sso/login-option',
+  'GET /api/sso/:provider/metadata',
+  'GET /api/sso/:provider/login',
+  'POST /api/sso/:provider/acs',
+  'GET /api/sso/:provider/slo',
 ]);
 
 let server: TestServer;
@@ -97,6 +102,17 @@ describe('route scopes', () => {
     const refused: Array<[Method, string, object?]> = [
       ['PUT', `/api/users/${alice.handle}/starred/deployer`],
       ['GET', `/api/users/${alice.handle}/muted`],
+      ['GET', `/api/users/${alice.handle}/feed`],
+      ['GET', `/api/users/${alice.handle}/notifications`],
+      ['POST', `/api/users/${alice.handle}/notifications/actions/mark-read`, {}],
+      ['GET', '/api/events/stream'],
+      ['GET', '/api/pages/actions/export'],
+      ['GET', '/api/slack/settings'],
+      ['GET', '/api/sso-providers'],
+      ['POST', '/api/sso-providers', { handle: 'x-idp', name: 'X' }],
+      ['GET', '/api/slack-workspaces'],
+      ['POST', '/api/slack-workspaces', { token: 'code' }],
+      ['POST', `/api/users/${alice.handle}/actions/connect-to-slack`, { token: 'code' }],
       ['GET', '/api/invites'],
       ['POST', '/api/invites', { email: 'x@scopeco.example' }],
       ['PATCH', `/api/users/${alice.handle}`, { name: 'Pwned' }],

@@ -8,6 +8,8 @@ import {
   type TestServer,
 } from '../support/server.js';
 import { multipart, tinyPng } from '../support/images.js';
+import { pathOf, type Operation } from '../../src/contract/operation.js';
+import { pageOperations, sectionPageOperations } from '../../src/contract/operations/pages.js';
 
 /**
  * Workspace A's token sent to every workspace-scoped route of workspace B must never answer with B's data or
@@ -32,6 +34,7 @@ interface Fixture {
   noticeId: string;
   clientHandle: string;
   runnerHandle: string;
+  page: { id: string; handle: string };
 }
 
 const svc = (b: Fixture) => `/api/services/${b.service.handle}`;
@@ -185,6 +188,73 @@ const SCOPED: Probe[] = [
   { method: 'GET', route: '/api/search-remotes/services', url: () => '/api/search-remotes/services' },
   { method: 'GET', route: '/api/services/:service/graph', url: (b) => `${svc(b)}/graph` },
   { method: 'GET', route: '/api/remotes', url: () => '/api/remotes' },
+  // Slack: settings, linked workspaces, chat connect and service channels.
+  { method: 'GET', route: '/api/slack/settings', url: () => '/api/slack/settings' },
+  { method: 'GET', route: '/api/slack-workspaces', url: () => '/api/slack-workspaces' },
+  {
+    method: 'POST',
+    route: '/api/slack-workspaces',
+    url: () => '/api/slack-workspaces',
+    payload: () => ({ token: 'code' }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/slack-workspaces/:id',
+    url: () => '/api/slack-workspaces/anything',
+    payload: () => ({ token: 'code' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/users/:username/actions/connect-to-slack',
+    url: (b) => `/api/users/${b.owner.handle}/actions/connect-to-slack`,
+    payload: () => ({ token: 'code' }),
+  },
+  { method: 'GET', route: '/api/services/:service/channels', url: (b) => `${svc(b)}/channels` },
+  {
+    method: 'POST',
+    route: '/api/services/:service/channels',
+    url: (b) => `${svc(b)}/channels`,
+    payload: () => ({ provider: 'slack', channel: 'C1' }),
+  },
+  {
+    method: 'PATCH',
+    route: '/api/services/:service/channels/:provider',
+    url: (b) => `${svc(b)}/channels/slack`,
+    payload: () => ({ channel: 'C1' }),
+  },
+  { method: 'DELETE', route: '/api/services/:service/channels/:provider', url: (b) => `${svc(b)}/channels/slack` },
+  // SSO providers.
+  { method: 'GET', route: '/api/sso-providers', url: () => '/api/sso-providers' },
+  {
+    method: 'POST',
+    route: '/api/sso-providers',
+    url: () => '/api/sso-providers',
+    payload: () => ({ handle: 'pwned', name: 'Pwned' }),
+  },
+  { method: 'GET', route: '/api/sso-providers/:provider', url: () => '/api/sso-providers/okta' },
+  {
+    method: 'PATCH',
+    route: '/api/sso-providers/:provider',
+    url: () => '/api/sso-providers/okta',
+    payload: () => ({ name: 'Pwned' }),
+  },
+  { method: 'DELETE', route: '/api/sso-providers/:provider', url: () => '/api/sso-providers/okta' },
+  // Feeds, notifications and the live stream.
+  { method: 'GET', route: '/api/users/:username/feed', url: (b) => `/api/users/${b.owner.handle}/feed` },
+  { method: 'GET', route: '/api/users/:username/public-feed', url: (b) => `/api/users/${b.owner.handle}/public-feed` },
+  { method: 'GET', route: '/api/teams/:team/public-feed', url: (b) => `${team(b)}/public-feed` },
+  {
+    method: 'GET',
+    route: '/api/users/:username/notifications',
+    url: (b) => `/api/users/${b.owner.handle}/notifications`,
+  },
+  {
+    method: 'POST',
+    route: '/api/users/:username/notifications/actions/mark-read',
+    url: (b) => `/api/users/${b.owner.handle}/notifications/actions/mark-read`,
+    payload: () => ({}),
+  },
+  { method: 'GET', route: '/api/events/stream', url: () => '/api/events/stream' },
   { method: 'POST', route: '/api/remotes', url: () => '/api/remotes', payload: () => ({ remote: 'alpha' }) },
   { method: 'DELETE', route: '/api/remotes/:remote', url: () => '/api/remotes/alpha' },
   // Health checks and health reports.
@@ -326,6 +396,32 @@ const SCOPED: Probe[] = [
   { method: 'GET', route: '/api/autocomplete/services', url: () => '/api/autocomplete/services?q=b' },
 ];
 
+// Pages, through both doors: every operation, aimed at B's announcement draft.
+SCOPED.push(
+  ...[pageOperations, ...Object.values(sectionPageOperations)]
+    .flatMap((group) => Object.values<Operation>(group))
+    .map((operation): Probe => ({
+      method: operation.method,
+      route: `/api${operation.path}`,
+      url: (b) =>
+        `/api${pathOf(operation, {
+          service: b.service.handle,
+          section: 'announcements',
+          handle: b.page.handle,
+          page: b.page.handle,
+          id: b.page.id,
+        })}`,
+      // A body the contract accepts, so the request reaches authentication.
+      payload: () =>
+        [
+          { section: 'announcements', title: 'Pwned', content: 'Pwned' },
+          { title: 'Pwned', content: 'Pwned' },
+          { title: 'Pwned', content: 'Pwned', lock: 1 },
+          { content: 'Pwned', lock: 1 },
+        ].find((body) => operation.body?.safeParse(body).success) ?? {},
+    })),
+);
+
 /** Routes that need no token: they are public or authenticate otherwise (tested in their own files). */
 const PUBLIC_ROUTES = [
   'GET /api/healthz',
@@ -340,6 +436,12 @@ const PUBLIC_ROUTES = [
   'POST /api/forgot-password',
   'POST /api/reset-password',
   'POST /api/users',
+  // SAML: browsers and identity providers, by the host's workspace (tests/api/sso.test.ts).
+  'GET /api/sso/login-option',
+  'GET /api/sso/:provider/metadata',
+  'GET /api/sso/:provider/login',
+  'POST /api/sso/:provider/acs',
+  'GET /api/sso/:provider/slo',
   // The web app's pages and files (public; the app asks the API for everything else).
   'GET /',
   'GET /index.html',
@@ -418,7 +520,14 @@ beforeAll(async () => {
     headers: authHeaders(bOwner),
     payload: { name: 'Bravo Runner', description: 'In the bravo network', handle: 'bravo-runner' },
   });
+  const page = await server.app.inject({
+    method: 'POST',
+    url: '/api/services/gateway/announcement-drafts',
+    headers: authHeaders(bOwner),
+    payload: { title: 'Bravo news', content: 'Only for bravo' },
+  });
   b = {
+    page: json<{ id: string; handle: string }>(page),
     owner: bOwner,
     inviteId: json<{ id: string }>(invite).id,
     assetUrl: json<{ thumbnail_url: string }>(icon).thumbnail_url,
@@ -450,7 +559,7 @@ describe('tenant isolation', () => {
         headers: { ...authHeaders(a, 'bravo'), ...(upload?.headers ?? {}) },
         ...(upload ? { payload: upload.payload } : probe.payload ? { payload: probe.payload(b) } : {}),
       });
-      expect(response.statusCode).toBe(401);
+      expect(response.statusCode, response.body).toBe(401);
       expect(response.body).not.toContain(b.owner.email);
       expect(response.body).not.toContain('bravo');
     },
@@ -500,6 +609,12 @@ describe('tenant isolation', () => {
       expect.objectContaining({ handle: b.runnerHandle, name: 'Bravo Runner', sync_status: 'never', last_sync: null }),
     ]);
     expect(await read(`/api/health-checks/${b.checkId}/reports/health-check-results`)).toEqual([]);
+    expect(await read(`/api/announcement-drafts/${b.page.id}`)).toMatchObject({
+      title: 'Bravo news',
+      content: 'Only for bravo',
+      lock: 1,
+      published_at: null,
+    });
   });
 
   it("A's own routes never reach B's records by id either", async () => {
@@ -511,6 +626,10 @@ describe('tenant isolation', () => {
       headers: authHeaders(a),
     });
     expect(resend.statusCode).toBe(404);
+    // A's own host, B's page id.
+    for (const url of [`/api/announcement-drafts/${b.page.id}`, `/api/announcements/${b.page.id}`]) {
+      expect((await server.app.inject({ method: 'GET', url, headers: authHeaders(a) })).statusCode, url).toBe(404);
+    }
     const asset = await server.app.inject({ method: 'GET', url: b.assetUrl, headers: authHeaders(a) });
     expect(asset.statusCode).toBe(404);
     const role = await server.app.inject({

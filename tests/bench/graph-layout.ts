@@ -22,7 +22,6 @@ import os from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { pino } from 'pino';
-import { HEALTHS } from '../../src/domain/catalogue.js';
 import { graphLayoutAlgorithm } from '../../src/domain/graph.js';
 import { buildApp } from '../../src/server/app.js';
 import { closeContext, createContext } from '../../src/server/bootstrap.js';
@@ -30,7 +29,16 @@ import { loadConfig } from '../../src/server/config.js';
 import type { GraphLayoutInput } from '../../src/workers/graph-layout.js';
 import { freshDatabase } from '../support/database.js';
 import { CHROMIUM, launchChromium, screenshot } from '../e2e/harness.js';
-import { DOMAIN, insertInBatches, PASSWORD, positiveNumber, registerAndLogIn } from './harness.js';
+import {
+  DOMAIN,
+  graphServices,
+  insertDependencies,
+  insertInBatches,
+  PASSWORD,
+  positiveNumber,
+  random,
+  registerAndLogIn,
+} from './harness.js';
 
 const RUNS = positiveNumber(process.env.BENCH_RUNS, 3, 'BENCH_RUNS');
 const LONG_TASK_TARGET_MS = 200;
@@ -39,17 +47,6 @@ const WEB_DIR = process.env.BENCH_WEB_DIR ?? join(process.cwd(), 'dist', 'app');
 const ASSETS = join(WEB_DIR, 'assets');
 
 // ---- a service graph as a walk from one service finds it ----
-
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * `count` services in five tiers around service 0 (tier 2): two tiers of dependents above it, two of dependencies
@@ -366,38 +363,9 @@ async function main() {
     await insertInBatches(ctx, 'teams', [
       { ...team, description: null, icon_asset_id: null, parent_id: null, created_at: now },
     ]);
-    const services = Array.from({ length: count }, (_, i) => ({
-      id: randomUUID(),
-      workspace_id: workspaceId,
-      handle: `svc-${i}`,
-      name: `Service ${i}`,
-      description: null,
-      icon_asset_id: null,
-      owner_team_id: team.id,
-      visibility: 'workspace',
-      stage: 'live',
-      health: HEALTHS[i % HEALTHS.length]!,
-      links: '[]',
-      starred_count: 0,
-      created_at: now,
-      updated_at: now,
-    }));
+    const services = graphServices(workspaceId, count, [team.id], 'svc');
     await insertInBatches(ctx, 'services', services, 100);
-    await ctx.database.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < links.length; i += 200) {
-        await trx
-          .insertInto('service_dependencies')
-          .values(
-            links.slice(i, i + 200).map(([from, to]) => ({
-              workspace_id: workspaceId,
-              service_id: services[from]!.id,
-              dependency_id: services[to]!.id,
-              created_at: now,
-            })),
-          )
-          .execute();
-      }
-    });
+    await insertDependencies(ctx, services, links);
     console.log(`Seeded ${count} services and ${links.length} dependencies in workspace ${DOMAIN}.`);
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

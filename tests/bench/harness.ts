@@ -7,6 +7,7 @@
  * comma separated), BEACON_TEST_DATABASE_URL (PostgreSQL server). Missing a target still exits 0 (a
  * benchmark, not a test); only a run that could not measure at all exits 1.
  */
+import { randomUUID } from 'node:crypto';
 import { request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { pino } from 'pino';
+import { HEALTHS } from '../../src/domain/catalogue.js';
 import { buildApp } from '../../src/server/app.js';
 import { closeContext, createContext } from '../../src/server/bootstrap.js';
 import { loadConfig } from '../../src/server/config.js';
@@ -33,6 +35,8 @@ export interface Endpoint {
   name: string;
   /** Path and query, identical for Beacon and the bare route. */
   path: string;
+  /** Request headers beside Host and Authorization, for both (say, the Accept-Encoding a browser sends). */
+  headers?: Record<string, string>;
 }
 
 interface Measure {
@@ -101,6 +105,57 @@ export async function insertInBatches<T extends object>(
   });
 }
 
+/** A small deterministic PRNG (mulberry32), so every run measures the same data. */
+export function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * `count` live services of the workspace visible to it, `${prefix}-${i}` named `Service ${i}`, owned in turn by
+ * `teamIds`, their healths cycling through every health: what the graph benches draw and walk.
+ */
+export function graphServices(workspaceId: string, count: number, teamIds: readonly string[], prefix: string) {
+  const now = new Date().toISOString();
+  return Array.from({ length: count }, (_, i) => ({
+    id: randomUUID(),
+    workspace_id: workspaceId,
+    handle: `${prefix}-${i}`,
+    name: `Service ${i}`,
+    description: null,
+    icon_asset_id: null,
+    owner_team_id: teamIds[i % teamIds.length]!,
+    visibility: 'workspace',
+    stage: 'live',
+    health: HEALTHS[i % HEALTHS.length]!,
+    links: '[]',
+    starred_count: 0,
+    created_at: now,
+    updated_at: now,
+  }));
+}
+
+/** Inserts the dependencies `[from, to]` between `services` (by index). */
+export async function insertDependencies(
+  ctx: ServerContext,
+  services: ReadonlyArray<{ id: string; workspace_id: string }>,
+  links: ReadonlyArray<readonly [number, number]>,
+): Promise<void> {
+  const now = new Date().toISOString();
+  const rows = links.map(([from, to]) => ({
+    workspace_id: services[from]!.workspace_id,
+    service_id: services[from]!.id,
+    dependency_id: services[to]!.id,
+    created_at: now,
+  }));
+  await insertInBatches(ctx, 'service_dependencies', rows, 200);
+}
+
 /** The owner through the real registration API (so the workspace is set up as in production), then a token. */
 export async function registerAndLogIn(app: FastifyInstance, ctx: ServerContext, host: string) {
   const ownerEmail = `owner@${DOMAIN}.example`;
@@ -158,6 +213,7 @@ async function capture(port: number, path: string, headers: Record<string, strin
   return {
     body,
     contentType: response.headers['content-type'] ?? 'application/octet-stream',
+    contentEncoding: response.headers['content-encoding'] ?? null,
     total: typeof total === 'string' ? total : null,
   };
 }
@@ -213,24 +269,41 @@ async function benchEngine(engine: TestEngine, seed: Seeder): Promise<Row[]> {
     await sql`analyze`.execute(ctx.database.db);
     console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const headers = { host, authorization: `Bearer ${token}` };
-    // The bare route answers each measured URL (path and query) with the bytes Beacon gave, captured once.
-    const captured = new Map<string, { body: Buffer; contentType: string }>();
+    // The bare route answers each measured URL (path and query, and the encodings accepted) with the bytes and
+    // headers Beacon gave, captured once.
+    const capturedKey = (url: string, accepted: string | undefined) => `${url}\u0000${accepted ?? ''}`;
+    const captured = new Map<string, { body: Buffer; contentType: string; contentEncoding: string | null }>();
     for (const endpoint of endpoints) {
-      const { body, contentType, total } = await capture(port, endpoint.path, headers);
+      const asked = performance.now();
+      const { body, contentType, contentEncoding, total } = await capture(port, endpoint.path, {
+        ...headers,
+        ...endpoint.headers,
+      });
+      // The first answer, alone: what a cold cache costs where the app keeps one.
+      const first = performance.now() - asked;
       console.log(
-        `  ${endpoint.name}: GET ${endpoint.path} -> ${body.length} bytes${total === null ? '' : `, total ${total}`}`,
+        `  ${endpoint.name}: GET ${endpoint.path} -> ${body.length} bytes` +
+          `${contentEncoding === null ? '' : ` (${contentEncoding})`}${total === null ? '' : `, total ${total}`}` +
+          ` in ${first.toFixed(0)} ms`,
       );
-      captured.set(endpoint.path, { body, contentType });
+      captured.set(capturedKey(endpoint.path, endpoint.headers?.['accept-encoding']), {
+        body,
+        contentType,
+        contentEncoding,
+      });
     }
     bare.get('/*', (request, reply) => {
-      const hit = captured.get(request.url);
-      return hit ? reply.header('content-type', hit.contentType).send(hit.body) : reply.code(404).send();
+      const hit = captured.get(capturedKey(request.url, request.headers['accept-encoding']));
+      if (!hit) return reply.code(404).send();
+      if (hit.contentEncoding !== null) void reply.header('content-encoding', hit.contentEncoding);
+      return reply.header('content-type', hit.contentType).send(hit.body);
     });
     await bare.listen({ port: 0, host: '127.0.0.1' });
     const rows: Row[] = [];
     for (const endpoint of endpoints) {
-      const beacon = await measure(port, endpoint.path, headers, `${endpoint.name} beacon`);
-      const plain = await measure(portOf(bare), endpoint.path, headers, `${endpoint.name} bare`);
+      const sent = { ...headers, ...endpoint.headers };
+      const beacon = await measure(port, endpoint.path, sent, `${endpoint.name} beacon`);
+      const plain = await measure(portOf(bare), endpoint.path, sent, `${endpoint.name} bare`);
       rows.push({ engine, endpoint: endpoint.name, beacon, bare: plain });
     }
     return rows;

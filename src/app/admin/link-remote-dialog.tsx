@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Dialog } from 'primereact/dialog';
 import { useState, type FormEvent } from 'react';
 import { remoteOperations } from '../../contract/operations/dependencies.js';
 import { ApiError } from '../api/client.js';
 import { keys } from '../api/query-keys.js';
 import { useApi } from '../api/use-api.js';
-import { DialogFooter } from '../components/dialog-footer.js';
 import { TextField } from '../components/form.js';
+import { PickerDialog } from '../components/picker-dialog.js';
 import { useSnackbar } from '../shell/snackbars.js';
 import { reloadRemotes } from './admin-api.js';
 
@@ -54,20 +53,12 @@ export function LinkRemoteDialog({ onClose }: { onClose(): void }) {
   }
 
   return (
-    <Dialog
+    <PickerDialog
       header="Add Remote Workspace"
-      visible
-      onHide={onClose}
-      style={{ width: '28rem', maxWidth: '95vw' }}
-      footer={
-        <DialogFooter
-          onCancel={onClose}
-          pending={link.isPending}
-          submitLabel="Add"
-          disabled={Boolean(error)}
-          formId={FORM_ID}
-        />
-      }
+      onClose={onClose}
+      pending={link.isPending}
+      disabled={Boolean(error)}
+      formId={FORM_ID}
     >
       <form id={FORM_ID} onSubmit={submit} noValidate>
         <TextField
@@ -84,6 +75,6 @@ export function LinkRemoteDialog({ onClose }: { onClose(): void }) {
           error={refusal ?? (changed ? error : null)}
         />
       </form>
-    </Dialog>
+    </PickerDialog>
   );
 }

@@ -30,6 +30,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Whether this call may refresh the token on 401 (not the session and token calls themselves). */
   retryOn401?: boolean;
+  /** Aborts the call (and, for a stream, ends it). */
+  signal?: AbortSignal;
 }
 
 /** The input argument: optional when the operation needs nothing (no params, no required query or body). */
@@ -76,6 +78,11 @@ export interface ApiClient {
     input: OperationInput<O>,
     options?: CallOptions,
   ): Promise<ApiResponse<OperationOutput<O>>>;
+  /**
+   * Opens a streamed answer (`text/event-stream`) with the bearer token, refreshed on 401 like every call: the
+   * response with its body unread. Rejects with an ApiError when the server refuses it.
+   */
+  stream<O extends Operation>(operation: O, input: OperationInput<O>, options?: CallOptions): Promise<Response>;
 }
 
 interface Parts {
@@ -104,8 +111,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const baseUrl = options.baseUrl ?? '';
 
-  async function exchange(operation: Operation, input: Parts = {}, callOptions: CallOptions = {}) {
-    const { headers = {}, retryOn401 = true } = callOptions;
+  /** Sends the request, refreshing the token on 401 (spec section 4); the answer's body is not read yet. */
+  async function send(operation: Operation, input: Parts, callOptions: CallOptions, accept: string) {
+    const { headers = {}, retryOn401 = true, signal } = callOptions;
     const { body } = input;
     const url = urlOf(baseUrl, pathOf(operation, input.params), input.query);
     let token = options.getToken();
@@ -114,8 +122,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const response = await doFetch(url, {
         method: operation.method,
         credentials: 'same-origin',
+        ...(signal ? { signal } : {}),
         headers: {
-          accept: 'application/json',
+          accept,
           ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
           ...(token ? { authorization: `Bearer ${token}` } : {}),
           ...headers,
@@ -126,16 +135,29 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         token = await options.refreshToken();
         if (token) continue;
       }
-      const data = await readBody(response);
-      if (!response.ok) {
-        const errorBody =
-          data && typeof data === 'object' && 'message' in data
-            ? (data as ErrorBody)
-            : { message: response.statusText || 'Server Error' };
-        throw new ApiError(response.status, errorBody, data);
-      }
-      return { data, headers: response.headers, status: response.status };
+      return response;
     }
+  }
+
+  function refusal(response: Response, data: unknown): ApiError {
+    const errorBody =
+      data && typeof data === 'object' && 'message' in data
+        ? (data as ErrorBody)
+        : { message: response.statusText || 'Server Error' };
+    return new ApiError(response.status, errorBody, data);
+  }
+
+  async function exchange(operation: Operation, input: Parts = {}, callOptions: CallOptions = {}) {
+    const response = await send(operation, input, callOptions, 'application/json');
+    const data = await readBody(response);
+    if (!response.ok) throw refusal(response, data);
+    return { data, headers: response.headers, status: response.status };
+  }
+
+  async function stream(operation: Operation, input: Parts = {}, callOptions: CallOptions = {}) {
+    const response = await send(operation, input, callOptions, 'text/event-stream');
+    if (!response.ok) throw refusal(response, await readBody(response).catch(() => null));
+    return response;
   }
 
   // The typed surface is the interface above; inside, one untyped exchange serves every operation.
@@ -153,6 +175,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return (await exchange(operation, { ...input, body: form })).data;
     },
     exchange,
+    stream,
   };
   return client as unknown as ApiClient;
 }

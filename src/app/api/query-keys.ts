@@ -33,9 +33,27 @@ export const keys = {
 
   /** The linked workspaces (admin area). */
   remotes: () => ['remotes'] as const,
+  /** Slack for this workspace (settings, linked Slack workspaces), the SSO providers, a service's channels. */
+  slackSettings: () => ['slack', 'settings'] as const,
+  slackWorkspaces: () => ['slack', 'workspaces'] as const,
+  ssoProviders: () => ['sso-providers'] as const,
+  ssoProvider: (handle: string) => ['sso-providers', handle] as const,
+  ssoLoginOption: () => ['sso-login-option'] as const,
+  serviceChannels: (handle: string) => ['service', handle, 'channels'] as const,
 
-  /** A service's drafts (prefix), and one draft. */
+  /** A service's published pages (prefix), a page of one section's list, and one published page. */
+  servicePages: (service: string) => ['service', service, 'pages'] as const,
+  publishedPages: (service: string, section: string, page: Page) =>
+    ['service', service, 'pages', section, 'list', page] as const,
+  publishedPage: (service: string, section: string, id: string) =>
+    ['service', service, 'pages', section, 'page', id] as const,
+  /** The overview's What's New: the latest announcement with its content. */
+  latestAnnouncement: (service: string) => ['service', service, 'pages', 'latest-announcement'] as const,
+
+  /** A service's drafts (prefix), a page of one section's drafts, and one draft. */
   drafts: (service: string) => ['service', service, 'drafts'] as const,
+  draftList: (service: string, section: string, page: Page) =>
+    ['service', service, 'drafts', 'list', section, page] as const,
   draft: (service: string, section: string, handle: string) => ['service', service, 'drafts', section, handle] as const,
 
   teams: () => ['teams'] as const,
@@ -65,4 +83,7 @@ export const keys = {
   userPublicFeed: (handle: string) => ['user', handle, 'public-feed'] as const,
   userMuted: (handle: string) => ['user', handle, 'muted'] as const,
   userWatched: (handle: string) => ['user', handle, 'watched-services'] as const,
+
+  /** The bell: the first page of a user's notifications with their unread count. */
+  notifications: (handle: string) => ['notifications', handle] as const,
 };

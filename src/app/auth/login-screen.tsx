@@ -1,24 +1,46 @@
+import { useQuery } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { InputText } from 'primereact/inputtext';
 import { Message } from 'primereact/message';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { samlOperations } from '../../contract/operations/sso.js';
 import { isEmail, isRequired, messages } from '../../domain/validators.js';
+import { keys } from '../api/query-keys.js';
 import { AUTH_REDIRECT_KEY } from '../routing/guard.js';
 import { useAuth } from '../session/auth-context.js';
 import { AuthCard } from './auth-card.js';
 
 /** Takes (and clears) the path saved before the login redirect. */
 function takeRedirect(): string {
-  const target = localStorage.getItem(AUTH_REDIRECT_KEY);
+  const target = storedRedirect();
   localStorage.removeItem(AUTH_REDIRECT_KEY);
+  return target;
+}
+
+/** The path saved before the login redirect (a path of this app only), or /. */
+function storedRedirect(): string {
+  const target = localStorage.getItem(AUTH_REDIRECT_KEY);
   return target && target.startsWith('/') && !target.startsWith('//') ? target : '/';
+}
+
+/** 'Log in with {name}': the identity provider's login, coming back to the stored post-login target. */
+export function ssoLoginHref(loginUrl: string, redirect: string): string {
+  const url = new URL(loginUrl, window.location.origin);
+  url.searchParams.set('redirect', redirect);
+  return url.toString();
 }
 
 export const WORKSPACE_CREATED = 'Your workspace is ready. Log in to start.';
 
 export default function LoginScreen() {
-  const { state, login } = useAuth();
+  const { state, login, api } = useAuth();
+  const sso = useQuery({
+    queryKey: keys.ssoLoginOption(),
+    queryFn: () => api.call(samlOperations.getSsoLoginOption),
+    retry: false,
+  });
+  const ssoOption = sso.data ?? null;
   const navigate = useNavigate();
   // After registration the new workspace's login says so, with the owner's email filled in.
   const [params] = useSearchParams();
@@ -27,6 +49,8 @@ export default function LoginScreen() {
   const [password, setPassword] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState(false);
+  // The ACS sends a refused single sign-on back here with its reason.
+  const ssoError = params.get('sso_error');
 
   useEffect(() => {
     if (state.token) navigate(takeRedirect(), { replace: true });
@@ -59,6 +83,7 @@ export default function LoginScreen() {
           <Message severity="success" text={WORKSPACE_CREATED} className="w-full justify-content-start" />
         )}
         {error && <Message severity="error" text={messages.loginFailed} className="w-full justify-content-start" />}
+        {ssoError && !error && <Message severity="error" text={ssoError} className="w-full justify-content-start" />}
         <div className="flex flex-column gap-1">
           <label htmlFor="login-email">Email</label>
           <InputText
@@ -80,6 +105,15 @@ export default function LoginScreen() {
           />
         </div>
         <Button type="submit" label="Log In" disabled={!valid || submitting} loading={submitting} />
+        {ssoOption && (
+          <a
+            className="p-button p-component p-button-outlined justify-content-center no-underline"
+            href={ssoLoginHref(ssoOption.login_url, storedRedirect())}
+          >
+            <span className="p-button-icon p-button-icon-left pi pi-sign-in" aria-hidden="true" />
+            <span className="p-button-label flex-grow-0">{`Log in with ${ssoOption.name}`}</span>
+          </a>
+        )}
         <Link to="/forgot-password" className="text-center">
           Forgot password?
         </Link>

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
-import { Dialog } from 'primereact/dialog';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { ProfileRef, Service } from '../../contract/catalogue.js';
@@ -11,7 +10,7 @@ import { dependencyOperations } from '../../contract/operations/dependencies.js'
 import { keys } from '../api/query-keys.js';
 import { useApi } from '../api/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
-import { DialogFooter } from '../components/dialog-footer.js';
+import { PickerDialog } from '../components/picker-dialog.js';
 import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
 import { servicePath } from '../routing/paths.js';
 import { HealthStatus } from '../services/index.js';
@@ -108,38 +107,39 @@ function AddDependencyDialog({ service, onClose }: { service: Service; onClose()
     onError: () => enqueue(DEPENDENCY_ADD_FAILED, 'error'),
   });
   return (
-    <Dialog
+    <PickerDialog
       header="Add Dependency"
-      visible
-      onHide={onClose}
-      style={{ width: '28rem', maxWidth: '95vw' }}
-      footer={
-        <DialogFooter
-          onCancel={onClose}
-          pending={add.isPending}
-          submitLabel="Add"
-          disabled={!picked}
-          onSubmit={() => picked && add.mutate(picked)}
-        />
-      }
+      onClose={onClose}
+      pending={add.isPending}
+      disabled={!picked}
+      onSubmit={() => picked && add.mutate(picked)}
+      label="Service"
+      inputId="add-dependency-service"
     >
-      <div className="flex flex-column gap-2">
-        <label htmlFor="add-dependency-service">Service</label>
-        <ProfileSearch
-          inputId="add-dependency-service"
-          value={value}
-          onChange={setValue}
-          placeholder="Search services"
-          search={async (q) =>
-            dependencyCandidates(
-              await api.call(autocompleteOperations.autocompleteServices, { query: { q } }),
-              service.handle,
-            )
-          }
-          autoFocus
-        />
-      </div>
-    </Dialog>
+      <ProfileSearch
+        inputId="add-dependency-service"
+        value={value}
+        onChange={setValue}
+        placeholder="Search services"
+        search={async (q) =>
+          dependencyCandidates(
+            await api.call(autocompleteOperations.autocompleteServices, { query: { q } }),
+            service.handle,
+          )
+        }
+        autoFocus
+      />
+    </PickerDialog>
+  );
+}
+
+/** A dependency card's title, with its Add button when the viewer may edit (`onAdd` given). */
+export function DependencyCardTitle({ title, addLabel, onAdd }: { title: string; addLabel?: string; onAdd?(): void }) {
+  return (
+    <div className="flex align-items-center justify-content-between gap-2 flex-wrap">
+      <h2 className="text-xl font-semibold m-0">{title}</h2>
+      {onAdd && <Button type="button" label={addLabel} icon="pi pi-plus" outlined onClick={onAdd} />}
+    </div>
   );
 }
 
@@ -167,12 +167,11 @@ export function DependenciesCard({ service }: { service: Service }) {
   return (
     <Card
       title={
-        <div className="flex align-items-center justify-content-between gap-2 flex-wrap">
-          <h2 className="text-xl font-semibold m-0">Dependencies</h2>
-          {editable && (
-            <Button type="button" label="Add Dependency" icon="pi pi-plus" outlined onClick={() => setAdding(true)} />
-          )}
-        </div>
+        <DependencyCardTitle
+          title="Dependencies"
+          addLabel="Add Dependency"
+          {...(editable ? { onAdd: () => setAdding(true) } : {})}
+        />
       }
     >
       <DependencyList
@@ -192,7 +191,7 @@ export function DependentsCard({ service }: { service: Service }) {
   const api = useApi();
   const { data, isError } = useQuery(getDependentsQueryOptions(api, service.handle));
   return (
-    <Card title={<h2 className="text-xl font-semibold m-0">Dependents</h2>}>
+    <Card title={<DependencyCardTitle title="Dependents" />}>
       <DependencyList label="Dependents" items={data ?? []} failed={isError && !data} emptyText="No Dependents" />
     </Card>
   );

@@ -13,6 +13,7 @@ import { Spinner } from '../components/status-screens.js';
 import { HealthStatus } from '../services/index.js';
 import { useSnackbar } from '../shell/snackbars.js';
 import { getRemoteDependenciesQueryOptions } from './dependencies-api.js';
+import { DependencyCardTitle } from './dependencies-cards.js';
 import { AddRemoteDependencyDialog, remoteId } from './remote-dependency-dialog.js';
 
 export const REMOTE_DEPENDENCY_REMOVED = 'Service Dependency Removed';
@@ -96,18 +97,11 @@ export function RemoteDependenciesCard({ service }: { service: Service }) {
   return (
     <Card
       title={
-        <div className="flex align-items-center justify-content-between gap-2 flex-wrap">
-          <h2 className="text-xl font-semibold m-0">Remote Dependencies</h2>
-          {editable && (
-            <Button
-              type="button"
-              label="Add Remote Dependency"
-              icon="pi pi-plus"
-              outlined
-              onClick={() => setAdding(true)}
-            />
-          )}
-        </div>
+        <DependencyCardTitle
+          title="Remote Dependencies"
+          addLabel="Add Remote Dependency"
+          {...(editable ? { onAdd: () => setAdding(true) } : {})}
+        />
       }
     >
       {isPending && data === undefined ? (

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AutoComplete } from 'primereact/autocomplete';
-import { Dialog } from 'primereact/dialog';
 import { useRef, useState } from 'react';
 import type { Service } from '../../contract/catalogue.js';
 import type { RemoteService } from '../../contract/dependencies.js';
@@ -8,7 +7,7 @@ import { dependencyOperations } from '../../contract/operations/dependencies.js'
 import { keys } from '../api/query-keys.js';
 import { useApi } from '../api/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
-import { DialogFooter } from '../components/dialog-footer.js';
+import { PickerDialog } from '../components/picker-dialog.js';
 import { AUTOCOMPLETE_DEBOUNCE_MS } from '../components/profile-search.js';
 import { HealthStatus } from '../services/index.js';
 import { useSnackbar } from '../shell/snackbars.js';
@@ -87,53 +86,45 @@ export function AddRemoteDependencyDialog({
   });
 
   return (
-    <Dialog
+    <PickerDialog
       header="Add Remote Dependency"
-      visible
-      onHide={onClose}
-      style={{ width: '30rem', maxWidth: '95vw' }}
-      footer={
-        <DialogFooter
-          onCancel={onClose}
-          pending={add.isPending}
-          submitLabel="Add"
-          disabled={!picked}
-          onSubmit={() => picked && add.mutate(picked)}
-        />
-      }
+      width="30rem"
+      onClose={onClose}
+      pending={add.isPending}
+      disabled={!picked}
+      onSubmit={() => picked && add.mutate(picked)}
+      label="Remote service"
+      inputId="add-remote-dependency-service"
     >
-      <div className="flex flex-column gap-2">
-        <label htmlFor="add-remote-dependency-service">Remote service</label>
-        <AutoComplete
-          inputId="add-remote-dependency-service"
-          value={value}
-          suggestions={suggestions}
-          field="name"
-          delay={AUTOCOMPLETE_DEBOUNCE_MS}
-          placeholder="Search services"
-          autoFocus
-          completeMethod={(event) => void complete(event.query)}
-          onChange={(event) => setValue((event.value as RemoteService | string | null) ?? '')}
-          itemTemplate={(option: RemoteService) => (
-            <div className="flex align-items-center gap-2">
-              <span aria-hidden="true">
-                <ProfileAvatar name={option.name} url={option.thumbnail_url} />
-              </span>
-              <span className="flex flex-column flex-1" style={{ minWidth: 0 }}>
-                <span>{option.name}</span>
-                <span className="text-sm text-600">{option.workspace}</span>
-              </span>
-              <HealthStatus health={option.health} />
-            </div>
-          )}
-          className="w-full"
-          inputClassName="w-full"
-          aria-describedby="add-remote-dependency-hint"
-        />
-        <small id="add-remote-dependency-hint" className="text-600">
-          Public services of the workspaces linked in Admin
-        </small>
-      </div>
-    </Dialog>
+      <AutoComplete
+        inputId="add-remote-dependency-service"
+        value={value}
+        suggestions={suggestions}
+        field="name"
+        delay={AUTOCOMPLETE_DEBOUNCE_MS}
+        placeholder="Search services"
+        autoFocus
+        completeMethod={(event) => void complete(event.query)}
+        onChange={(event) => setValue((event.value as RemoteService | string | null) ?? '')}
+        itemTemplate={(option: RemoteService) => (
+          <div className="flex align-items-center gap-2">
+            <span aria-hidden="true">
+              <ProfileAvatar name={option.name} url={option.thumbnail_url} />
+            </span>
+            <span className="flex flex-column flex-1" style={{ minWidth: 0 }}>
+              <span>{option.name}</span>
+              <span className="text-sm text-600">{option.workspace}</span>
+            </span>
+            <HealthStatus health={option.health} />
+          </div>
+        )}
+        className="w-full"
+        inputClassName="w-full"
+        aria-describedby="add-remote-dependency-hint"
+      />
+      <small id="add-remote-dependency-hint" className="text-600">
+        Public services of the workspaces linked in Admin
+      </small>
+    </PickerDialog>
   );
 }

@@ -10,7 +10,9 @@ import type { ApiClient } from '../api/client.js';
 import { keys } from '../api/query-keys.js';
 import { useAuth } from '../session/auth-context.js';
 import { ProfileAvatar } from '../components/avatar.js';
-import { FeedList } from '../components/feed-list.js';
+import { FeedList, type FeedEvent } from '../components/feed-list.js';
+import { useWrite } from '../local/local-provider.js';
+import { MUTE_ALL, muteWrite } from '../users/index.js';
 import { HealthStatus } from '../services/index.js';
 import { getTeamServicesQueryOptions } from '../services/index.js';
 import { GuidedTour, HOME_TOUR_STEPS } from './guided-tour.js';
@@ -135,13 +137,31 @@ function MyTeams({ username }: { username: string }) {
   );
 }
 
-/** The activity feed; until the feeds are served (or when the call fails) it is empty: 'No Events'. */
+/**
+ * The activity feed: events of the user's watched services and teams, each with a menu to mute its profile
+ * (through the outbox: the profile's events leave the feed at once, online or not).
+ */
 function ActivityFeed({ username }: { username: string }) {
   const { api } = useAuth();
+  const write = useWrite();
   const feed = useQuery(getActivityFeedQueryOptions(api, username));
+  const mute = (event: FeedEvent) => {
+    const input = { params: { username, profile: event.profile.id }, body: MUTE_ALL };
+    // A refused write is undone by the write path (the feed is read again).
+    void write(muteWrite, input, { label: `Mute ${event.profile.name}` }).catch(() => undefined);
+  };
   return (
     <Panel title="Activity" id="home-activity">
-      <FeedList feed={feed} label="Activity feed" loading={<PlaceholderRows label="Loading events" />} strong />
+      <FeedList
+        feed={feed}
+        label="Activity feed"
+        loading={<PlaceholderRows label="Loading events" />}
+        strong
+        showSynced
+        menu={(event) =>
+          event.profile.id ? [{ label: 'Mute', icon: 'pi pi-volume-off', command: () => mute(event) }] : []
+        }
+      />
     </Panel>
   );
 }

@@ -25,6 +25,10 @@ export interface ServiceSection {
   exact?: boolean;
   /** Whether the viewer sees it (hidden tabs have no route either). */
   shown(service: Service): boolean;
+  /** Whether it has screens below its path (`announcements/:pageId`): it routes them itself. */
+  nested?: boolean;
+  /** Its crumbs after the service's name for the path below the service (default: its label). */
+  crumbs?(section: string): Array<{ label: string; to?: string }>;
   render(props: { service: Service; onUpdated: (service: Service) => void }): ReactNode;
 }
 
@@ -90,9 +94,22 @@ function SideMenu({ base, tabs }: { base: string; tabs: ServiceTab[] }) {
 }
 
 /** The crumb after the service's name for the section shown. */
-function sectionCrumbs(tabs: ServiceTab[], section: string): Array<{ label: string }> {
-  const tab = tabs.find((candidate) => candidate.display && candidate.path !== '' && isTabActive(candidate, section));
-  return tab ? [{ label: tab.label }] : [];
+function sectionCrumbs(
+  sections: readonly ServiceSection[],
+  tabs: ServiceTab[],
+  section: string,
+  base: string,
+): Array<{ label: string; to?: string }> {
+  const index = tabs.findIndex(
+    (candidate) => candidate.display && candidate.path !== '' && isTabActive(candidate, section),
+  );
+  if (index < 0) return [];
+  const crumbs = sections[index]?.crumbs;
+  if (!crumbs) return [{ label: tabs[index]!.label }];
+  // A section's crumbs link below the service.
+  return crumbs(section.replace(/^\/+|\/+$/g, '')).map((crumb) =>
+    crumb.to === undefined ? crumb : { ...crumb, to: `${base}/${crumb.to}` },
+  );
 }
 
 /** Service screens at /services/:id/* (spec/catalogue.md 2.1): the frame, its side menu and the sections. */
@@ -110,7 +127,12 @@ export function ServiceScreen({ sections }: { sections: readonly ServiceSection[
 
   useBreadcrumb(
     service
-      ? { name: service.name, to: base, avatarUrl: service.thumbnail_url, crumbs: sectionCrumbs(tabs, section) }
+      ? {
+          name: service.name,
+          to: base,
+          avatarUrl: service.thumbnail_url,
+          crumbs: sectionCrumbs(sections, tabs, section, base),
+        }
       : null,
   );
 
@@ -135,7 +157,11 @@ export function ServiceScreen({ sections }: { sections: readonly ServiceSection[
               entry.path === '' ? (
                 <Route key="" index element={entry.render({ service, onUpdated })} />
               ) : (
-                <Route key={entry.path} path={entry.path} element={entry.render({ service, onUpdated })} />
+                <Route
+                  key={entry.path}
+                  path={entry.nested ? `${entry.path}/*` : entry.path}
+                  element={entry.render({ service, onUpdated })}
+                />
               ),
             )}
           <Route path="*" element={<NotFound />} />

@@ -16,11 +16,13 @@ export function overviewSection(cards: ReadonlyArray<ComponentType<{ service: Se
   };
 }
 
-/** Settings: editors only (spec 6). */
-export const settingsSection: ServiceSection = {
-  label: 'Settings',
-  icon: 'pi pi-cog',
-  path: 'settings',
-  shown: (service) => service.permissions.edit,
-  render: ({ service, onUpdated }) => <ServiceSettings service={service} onUpdated={onUpdated} />,
-};
+/** Settings: editors only (spec 6), with the other features' cards (the pages export) before Delete Service. */
+export function settingsSection(cards: ReadonlyArray<ComponentType<{ service: Service }>> = []): ServiceSection {
+  return {
+    label: 'Settings',
+    icon: 'pi pi-cog',
+    path: 'settings',
+    shown: (service) => service.permissions.edit,
+    render: ({ service, onUpdated }) => <ServiceSettings service={service} onUpdated={onUpdated} cards={cards} />,
+  };
+}

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
 import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
@@ -25,6 +25,7 @@ import { useSnackbar } from '../shell/snackbars.js';
 import { OwnerSetting } from './owner-picker.js';
 import { deleteService, getOwnerTeamsQueryOptions, serviceEdits } from './service-api.js';
 import { ServiceLinksSetting } from './service-links.js';
+import { ServiceChannels } from './service-channels.js';
 
 export const DELETE_SERVICE_CONFIRM = 'Are you sure you want to delete this service?';
 
@@ -63,7 +64,16 @@ function DeleteService({ service }: { service: Service }) {
 }
 
 /** Settings (editors only, spec/catalogue.md 2.1): photo, name, description, owner, visibility, stage, health. */
-export function ServiceSettings({ service, onUpdated }: { service: Service; onUpdated: (service: Service) => void }) {
+export function ServiceSettings({
+  service,
+  onUpdated,
+  cards = [],
+}: {
+  service: Service;
+  onUpdated: (service: Service) => void;
+  /** The other features' cards, before Delete Service (the pages export). */
+  cards?: ReadonlyArray<ComponentType<{ service: Service }>>;
+}) {
   const { api } = useAuth();
   const { enqueue } = useSnackbar();
   const { data: teams } = useQuery(getOwnerTeamsQueryOptions(api));
@@ -161,6 +171,10 @@ export function ServiceSettings({ service, onUpdated }: { service: Service; onUp
           </div>
         </div>
       </Card>
+      <ServiceChannels service={service} />
+      {cards.map((Extra, index) => (
+        <Extra key={index} service={service} />
+      ))}
       <DeleteService service={service} />
     </div>
   );

@@ -37,7 +37,7 @@ export function BreadcrumbBar() {
   return (
     <nav
       aria-label="Breadcrumb"
-      className="beacon-breadcrumb flex align-items-center gap-2 px-4 py-2 surface-card border-bottom-1 surface-border"
+      className="beacon-breadcrumb flex flex-wrap align-items-center gap-2 px-4 py-2 surface-card border-bottom-1 surface-border"
     >
       <ProfileAvatar name={crumbs.name} url={crumbs.avatarUrl} />
       {crumbs.to ? (

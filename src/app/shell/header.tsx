@@ -1,3 +1,5 @@
+import dayjs from 'dayjs';
+import relativeTime from 'dayjs/plugin/relativeTime.js';
 import { Badge } from 'primereact/badge';
 import { Button } from 'primereact/button';
 import { Menu } from 'primereact/menu';
@@ -14,6 +16,9 @@ import { deleteLocalDb } from '../../local/db.js';
 import { useOutboxStatus } from '../../local/use-outbox.js';
 import { useLocal } from '../local/local-provider.js';
 import { useOnline } from '../components/use-online.js';
+import { LastSynced } from '../components/load-state.js';
+
+dayjs.extend(relativeTime);
 
 /** The main links: in the header on larger screens, in the main menu on phones. */
 const MAIN_NAV: ReadonlyArray<readonly [string, string]> = [
@@ -22,15 +27,38 @@ const MAIN_NAV: ReadonlyArray<readonly [string, string]> = [
   ['/users', 'Users'],
 ];
 
-/** A notification as the bell lists it (the feeds issue fills the list). */
-type NotificationItem = Pick<Notification, 'id' | 'message' | 'subject'>;
+/** A notification as the bell lists it; one without `read` counts as unread. */
+export type NotificationItem = Pick<Notification, 'id' | 'message' | 'subject'> &
+  Partial<Pick<Notification, 'created_at' | 'read'>>;
 
 /** Spec: a notification item goes to '/{subject type}s/{subject handle}'. */
-export function notificationPath(item: NotificationItem): string {
+export function notificationPath(item: Pick<Notification, 'subject'>): string {
   return `/${item.subject.type}s/${item.subject.handle}`;
 }
 
-export function Header({ suspended, notifications = [] }: { suspended: boolean; notifications?: NotificationItem[] }) {
+/** What the bell shows and does (the notifications feature fills it in; see app-shell.tsx). */
+export interface BellProps {
+  notifications?: NotificationItem[];
+  /** The badge's count (the `unread` header); by default the listed items not read. */
+  unread?: number;
+  /** A notification was opened: mark it read. */
+  onRead?(id: string): void;
+  /** 'Mark all as read'. */
+  onReadAll?(): void;
+  /** The list's query: what was last seen is marked as such while offline. */
+  synced?: { data: unknown; isError: boolean; dataUpdatedAt: number };
+}
+
+const isUnread = (item: NotificationItem) => item.read !== true;
+
+export function Header({
+  suspended,
+  notifications = [],
+  unread,
+  onRead,
+  onReadAll,
+  synced,
+}: BellProps & { suspended: boolean }) {
   const { state, logout, domain } = useAuth();
   const navigate = useNavigate();
   const online = useOnline();
@@ -41,6 +69,7 @@ export function Header({ suspended, notifications = [] }: { suspended: boolean; 
   const bell = useRef<OverlayPanel>(null);
   const role = state.user?.role ?? 'guest';
   const handle = state.user?.handle ?? state.username ?? '';
+  const unreadCount = unread ?? notifications.filter(isUnread).length;
 
   const createItems: MenuItem[] = [
     ...(canCreate(role)
@@ -150,24 +179,69 @@ export function Header({ suspended, notifications = [] }: { suspended: boolean; 
         text
         rounded
         className="p-overlay-badge beacon-header-icon"
-        aria-label={`Notifications (${notifications.length})`}
+        aria-label={unreadCount > 0 ? `Notifications (${unreadCount} unread)` : 'Notifications'}
+        aria-haspopup
+        aria-controls="notifications-panel"
         onClick={(event) => bell.current?.toggle(event)}
       >
         <i className="pi pi-bell text-xl" aria-hidden="true" />
-        {notifications.length > 0 && <Badge value={notifications.length} severity="danger" />}
+        {unreadCount > 0 && (
+          <Badge value={unreadCount > 99 ? '99+' : unreadCount} severity="danger" data-testid="notifications-badge" />
+        )}
       </Button>
-      <OverlayPanel ref={bell} aria-label="Notifications">
+      <OverlayPanel
+        ref={bell}
+        id="notifications-panel"
+        className="beacon-bell-panel"
+        // On the root only: props of the panel itself are spread on its content too.
+        pt={{ root: { role: 'dialog', 'aria-label': 'Notifications' } }}
+      >
+        <div className="flex align-items-center gap-2 mb-2">
+          <h2 className="text-base font-semibold m-0 flex-1">Notifications</h2>
+          <Button
+            type="button"
+            text
+            size="small"
+            label="Mark all as read"
+            icon="pi pi-check"
+            className="py-1 px-2"
+            disabled={unreadCount === 0 || !onReadAll}
+            onClick={() => onReadAll?.()}
+          />
+        </div>
+        {synced && <LastSynced query={synced} />}
         {notifications.length === 0 ? (
           <p className="m-0 text-600">No notifications</p>
         ) : (
-          <ul className="list-none p-0 m-0">
-            {notifications.map((item) => (
-              <li key={item.id} className="py-2">
-                <Link to={notificationPath(item)} onClick={() => bell.current?.hide()}>
-                  {item.message}
-                </Link>
-              </li>
-            ))}
+          <ul className="list-none p-0 m-0 beacon-bell-list" aria-label="Latest notifications">
+            {notifications.map((item) => {
+              const itemUnread = isUnread(item);
+              return (
+                <li key={item.id} className={`beacon-bell-item${itemUnread ? ' beacon-bell-unread' : ''}`}>
+                  <Link
+                    to={notificationPath(item)}
+                    className="flex gap-2 align-items-start no-underline p-2 border-round"
+                    onClick={() => {
+                      if (itemUnread) onRead?.(item.id);
+                      bell.current?.hide();
+                    }}
+                  >
+                    <span className="beacon-bell-dot" aria-hidden="true" />
+                    <span className="flex-1 flex flex-column gap-1" style={{ minWidth: 0 }}>
+                      <span className={itemUnread ? 'font-semibold text-900' : 'text-700'}>
+                        {item.message}
+                        {itemUnread && <span className="beacon-visually-hidden"> (unread)</span>}
+                      </span>
+                      {item.created_at && (
+                        <time dateTime={item.created_at} className="text-sm text-600">
+                          {dayjs(item.created_at).fromNow()}
+                        </time>
+                      )}
+                    </span>
+                  </Link>
+                </li>
+              );
+            })}
           </ul>
         )}
       </OverlayPanel>

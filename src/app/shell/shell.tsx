@@ -1,17 +1,20 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { suspendedRedirect } from '../routing/guard.js';
 import { BreadcrumbBar, BreadcrumbProvider } from './breadcrumb.js';
-import { Header } from './header.js';
+import { Header, type BellProps } from './header.js';
 
-/** The main authenticated area: header, breadcrumb bar and the routed screen. */
-export function Shell({ suspended }: { suspended: boolean }) {
+/**
+ * The main authenticated area: header, breadcrumb bar and the routed screen. `bell` is what the header's
+ * notifications bell shows (the kernel imports no feature: app-shell.tsx fills it in).
+ */
+export function Shell({ suspended, bell }: { suspended: boolean; bell?: BellProps }) {
   const { pathname } = useLocation();
   const redirect = suspended ? suspendedRedirect(pathname) : null;
   if (redirect) return <Navigate to={redirect} replace />;
   return (
     <BreadcrumbProvider>
       <div className="min-h-screen flex flex-column">
-        <Header suspended={suspended} />
+        <Header suspended={suspended} {...bell} />
         <BreadcrumbBar />
         <main className="flex-1 p-4 beacon-main">
           <Outlet />

@@ -1,11 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { Dialog } from 'primereact/dialog';
-import { DialogFooter } from '../components/dialog-footer.js';
 import { useState } from 'react';
 import type { ProfileRef } from '../../contract/catalogue.js';
 import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
 import { teamOperations } from '../../contract/operations/teams.js';
 import { useApi } from '../api/use-api.js';
+import { PickerDialog } from '../components/picker-dialog.js';
 import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
 import { useSnackbar } from '../shell/snackbars.js';
 
@@ -31,31 +30,22 @@ export function AddMemberDialog({ team, onClose, onAdded }: { team: string; onCl
   });
 
   return (
-    <Dialog
+    <PickerDialog
       header="Add Member"
-      visible
-      onHide={onClose}
-      style={{ width: '28rem', maxWidth: '95vw' }}
-      footer={
-        <DialogFooter
-          onCancel={onClose}
-          pending={add.isPending}
-          submitLabel="Add"
-          disabled={!user}
-          onSubmit={() => user && add.mutate(user)}
-        />
-      }
+      onClose={onClose}
+      pending={add.isPending}
+      disabled={!user}
+      onSubmit={() => user && add.mutate(user)}
+      label="Find user"
+      inputId="add-member-user"
     >
-      <div className="flex flex-column gap-2">
-        <label htmlFor="add-member-user">Find user</label>
-        <ProfileSearch
-          inputId="add-member-user"
-          value={value}
-          onChange={setValue}
-          search={(q) => api.call(autocompleteOperations.autocompleteUsers, { query: { q } })}
-          autoFocus
-        />
-      </div>
-    </Dialog>
+      <ProfileSearch
+        inputId="add-member-user"
+        value={value}
+        onChange={setValue}
+        search={(q) => api.call(autocompleteOperations.autocompleteUsers, { query: { q } })}
+        autoFocus
+      />
+    </PickerDialog>
   );
 }

@@ -1,5 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { MutedItem, WatchedService } from '../../contract/catalogue.js';
+import type { FeedEvent } from '../../contract/feeds.js';
 import { muteOperations } from '../../contract/operations/mutes.js';
 import { keys } from '../api/query-keys.js';
 import { isQueryKey, writeKind } from '../local/writes.js';
@@ -62,24 +63,38 @@ function mutedWith(
   return list.map((item) => (item === entry ? next : item));
 }
 
-/** Once settled, both lists are read again (a new mute's profile details come from the server). */
+/** The user's own feed without the profile's events, when it is muted for activity (DESIGN.md 9). */
+function feedWithout(queryKey: QueryKey, data: unknown, { params }: MuteInput, activity: boolean | undefined): unknown {
+  if (!activity || !isQueryKey(queryKey, keys.userFeed(params.username)) || !Array.isArray(data)) return data;
+  const events = data as FeedEvent[];
+  const kept = events.filter((event) => event.profile.id !== params.profile);
+  return kept.length === events.length ? data : kept;
+}
+
+/** Once settled, the lists and the feed are read again (a new mute's profile details come from the server). */
 const muteLists = ({ params }: MuteInput): QueryKey[] => [
   keys.userMuted(params.username),
   keys.userWatched(params.username),
+  keys.userFeed(params.username),
 ];
 
 export const muteWrite = writeKind({
   kind: 'mute',
   operation: muteOperations.muteProfile,
-  overlay: (queryKey, data, input) =>
-    mutedWith(queryKey, watchedWith(queryKey, data, input, true), input, input.body ?? MUTE_ALL),
+  overlay: (queryKey, data, input) => {
+    const flags = input.body ?? MUTE_ALL;
+    // A PUT's flags default to true.
+    const shown = feedWithout(queryKey, watchedWith(queryKey, data, input, true), input, flags.activity !== false);
+    return mutedWith(queryKey, shown, input, flags);
+  },
   invalidates: muteLists,
 });
 
 export const changeMuteWrite = writeKind({
   kind: 'change-mute',
   operation: muteOperations.updateMute,
-  overlay: (queryKey, data, input) => mutedWith(queryKey, data, input, input.body ?? {}),
+  overlay: (queryKey, data, input) =>
+    mutedWith(queryKey, feedWithout(queryKey, data, input, input.body?.activity), input, input.body ?? {}),
   invalidates: muteLists,
 });
 

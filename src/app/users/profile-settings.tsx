@@ -1,7 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
 import type { User } from '../../contract/accounts.js';
 import type { OperationInput } from '../../contract/operation.js';
+import { slackOperations } from '../../contract/operations/slack.js';
 import { userOperations } from '../../contract/operations/users.js';
+import { keys } from '../api/query-keys.js';
 import { useAuth } from '../session/auth-context.js';
 import { FieldGroup } from '../components/field-group.js';
 import { ImageSetting } from '../components/image-setting.js';
@@ -68,7 +71,27 @@ export function ProfileSettings({ user, onUpdated }: { user: User; onUpdated: (u
           />
         </div>
       </Card>
+      <ConnectToSlack />
       <WatchedServices handle={user.handle} />
     </div>
+  );
+}
+
+/** Chat connect: links one's Slack identity (shown only when the server has Slack configured). */
+function ConnectToSlack() {
+  const { api } = useAuth();
+  const { data } = useQuery({
+    queryKey: keys.slackSettings(),
+    queryFn: () => api.call(slackOperations.getSlackSettings),
+  });
+  if (!data?.configured || !data.connect_url) return null;
+  return (
+    <Card title={<h2 className="text-xl font-semibold m-0">Slack</h2>}>
+      <p className="mt-0 text-700">Connect your Slack account to be mentioned and notified in Slack.</p>
+      <a className="p-button p-component no-underline" href={data.connect_url}>
+        <span className="p-button-icon p-button-icon-left pi pi-slack" aria-hidden="true" />
+        <span className="p-button-label">Connect to Slack</span>
+      </a>
+    </Card>
   );
 }

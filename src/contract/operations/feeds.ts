@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import { usernameParams } from '../accounts.js';
 import { teamParams } from '../catalogue.js';
-import { feedEvent, feedQuery } from '../feeds.js';
+import { feedEvent, feedQuery, markReadBody, notification } from '../feeds.js';
 import { defineOperations } from '../operation.js';
 
 const tags = ['feeds'];
 
-/**
- * Activity feeds (spec/platform.md section 3, DESIGN.md section 9). Declared for the app, which reads them
- * already; the server serves them with the feeds work (until then they answer 404, shown as 'No Events'), so
- * they are not registered and not in the OpenAPI document yet.
- */
+/** Activity feeds (spec/platform.md section 3, DESIGN.md section 9): newest first, paged by cursor. */
 export const feedOperations = defineOperations({
   getUserFeed: {
     method: 'GET',
@@ -44,5 +40,43 @@ export const feedOperations = defineOperations({
     query: feedQuery,
     response: z.array(feedEvent),
     errors: [400, 401, 403, 404],
+  },
+});
+
+/** Notifications and the live stream (DESIGN.md section 9). */
+export const notificationOperations = defineOperations({
+  listNotifications: {
+    method: 'GET',
+    path: '/users/:username/notifications',
+    summary: 'Your notifications, newest first; the `unread` header counts those not read (yourself only)',
+    tags: ['notifications'],
+    access: 'user',
+    params: usernameParams,
+    query: feedQuery,
+    response: z.array(notification),
+    errors: [400, 401, 403, 404],
+  },
+  markNotificationsRead: {
+    method: 'POST',
+    path: '/users/:username/notifications/actions/mark-read',
+    summary: 'Marks your notifications read: those of `ids`, or all (yourself only)',
+    tags: ['notifications'],
+    access: 'user',
+    params: usernameParams,
+    body: markReadBody,
+    response: null,
+    errors: [400, 401, 403, 404],
+  },
+  streamEvents: {
+    method: 'GET',
+    path: '/events/stream',
+    summary:
+      'Server-Sent Events for the caller: `notification` and `unread` events, a heartbeat comment every 25 s, ' +
+      'resumable with `Last-Event-ID`; bearer token or session cookie',
+    tags: ['notifications'],
+    access: 'user',
+    response: z.string().describe('text/event-stream'),
+    produces: ['text/event-stream'],
+    errors: [401, 403],
   },
 });

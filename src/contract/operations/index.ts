@@ -3,14 +3,18 @@ import { assetOperations } from './assets.js';
 import { autocompleteOperations } from './autocomplete.js';
 import { clientOperations } from './clients.js';
 import { dependencyOperations, remoteOperations } from './dependencies.js';
+import { feedOperations, notificationOperations } from './feeds.js';
 import { healthOperations } from './health.js';
 import { inviteOperations } from './invites.js';
 import { muteOperations } from './mutes.js';
 import { noticeOperations } from './notices.js';
+import { pageOperations, sectionPageOperations } from './pages.js';
 import { passwordOperations } from './passwords.js';
 import { registrationOperations } from './registration.js';
 import { runnerOperations } from './runners.js';
 import { serviceOperations } from './services.js';
+import { slackOperations } from './slack.js';
+import { samlOperations, ssoProviderOperations } from './sso.js';
 import { sessionOperations } from './session.js';
 import { starOperations } from './stars.js';
 import { systemOperations } from './system.js';
@@ -26,15 +30,22 @@ export const allOperations: readonly Operation[] = [
   autocompleteOperations,
   clientOperations,
   dependencyOperations,
+  feedOperations,
   healthOperations,
   inviteOperations,
   muteOperations,
   noticeOperations,
+  notificationOperations,
+  pageOperations,
+  ...Object.values(sectionPageOperations),
   passwordOperations,
   registrationOperations,
   remoteOperations,
   runnerOperations,
   serviceOperations,
+  slackOperations,
+  ssoProviderOperations,
+  samlOperations,
   sessionOperations,
   starOperations,
   systemOperations,

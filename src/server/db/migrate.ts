@@ -10,6 +10,11 @@ import { mailOutboxMigration } from './migrations/007-mail-outbox.js';
 import { loginFailuresMigration } from './migrations/008-login-failures.js';
 import { teamPoliciesMigration } from './migrations/009-team-policies.js';
 import { dependenciesMigration } from './migrations/010-dependencies.js';
+import { feedsMigration } from './migrations/011-feeds.js';
+import { graphVersionMigration } from './migrations/012-graph-version.js';
+import { pagesMigration } from './migrations/013-pages.js';
+import { slackMigration } from './migrations/014-slack.js';
+import { ssoMigration } from './migrations/015-sso.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -24,6 +29,11 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '008-login-failures': loginFailuresMigration(),
     '009-team-policies': teamPoliciesMigration(),
     '010-dependencies': dependenciesMigration(),
+    '011-feeds': feedsMigration(),
+    '012-graph-version': graphVersionMigration(engine),
+    '013-pages': pagesMigration(),
+    '014-slack': slackMigration(),
+    '015-sso': ssoMigration(),
   };
 }
 

@@ -40,6 +40,10 @@ export interface SessionsTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** Set for a session begun through SAML: what single logout needs. */
+  sso_provider_id?: string | null;
+  saml_name_id?: string | null;
+  saml_session_index?: string | null;
 }
 
 export interface BetaKeysTable {
@@ -281,9 +285,132 @@ export interface EventsTable {
   profile_id: string;
   type: string;
   actor_id: string | null;
+  /** Who caused it, by name when it happened: a user, an API client or a runner. */
+  agent_name: Generated<string>;
   /** JSON. */
   data: string;
   created_at: string;
+}
+
+/** A page of a service (DESIGN.md 10): its draft, and the copy readers see once published. */
+export interface PagesTable {
+  id: string;
+  workspace_id: string;
+  service_id: string;
+  section: 'announcements' | 'release-notes' | 'api-docs' | 'open-api-specs';
+  handle: string;
+  title: string;
+  content: string;
+  lock: number;
+  revisions: number;
+  created_at: string;
+  updated_at: string;
+  /** The name of who saved it last. */
+  updated_by: string;
+  published_title: string | null;
+  published_content: string | null;
+  published_at: string | null;
+  published_updated_at: string | null;
+  published_by: string | null;
+}
+export type PageRow = Selectable<PagesTable>;
+
+export interface PageRevisionsTable {
+  page_id: string;
+  seq: number;
+  title: string;
+  content: string;
+  saved_at: string;
+  saved_by: string;
+}
+
+/** A Slack workspace linked to a Beacon workspace (DESIGN.md 11); `token` is the bot token, sealed. */
+export interface SlackWorkspacesTable {
+  id: string;
+  workspace_id: string;
+  slack_team_id: string;
+  slack_team_name: string;
+  bot_user_id: string | null;
+  /** The name of the admin who linked it. */
+  installed_by: string;
+  token: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A person's Slack identity (chat connect). */
+export interface SlackUsersTable {
+  user_id: string;
+  workspace_id: string;
+  slack_team_id: string;
+  slack_user_id: string;
+  created_at: string;
+}
+
+/** The chat channel of a service, one per provider. */
+export interface ServiceChannelsTable {
+  id: string;
+  workspace_id: string;
+  service_id: string;
+  provider: 'slack';
+  channel_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An event to post to a service's channel: leased, retried with backoff, sent once (jobs/chat-outbox.ts). */
+export interface ChatOutboxTable {
+  id: string;
+  workspace_id: string;
+  event_id: string;
+  service_id: string;
+  provider: 'slack';
+  channel_id: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+export type ChatOutboxRow = Selectable<ChatOutboxTable>;
+
+/** A SAML identity provider of a workspace (DESIGN.md 11). */
+export interface SsoProvidersTable {
+  id: string;
+  workspace_id: string;
+  handle: string;
+  name: string;
+  is_default: number;
+  sso_enabled: number;
+  slo_enabled: number;
+  idp_sso_url: string | null;
+  idp_slo_url: string | null;
+  idp_entity_id: string | null;
+  /** The IdP's signing certificate, PEM. */
+  idp_x509: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type SsoProviderRow = Selectable<SsoProvidersTable>;
+
+/** An AuthnRequest this workspace sent, until its response comes (node-saml's InResponseTo cache). */
+export interface SamlRequestsTable {
+  id: string;
+  workspace_id: string;
+  value: string;
+  created_at: string;
+}
+
+/** One recipient of an event (DESIGN.md 9); the notification's id is its event's. */
+export interface NotificationsTable {
+  workspace_id: string;
+  user_id: string;
+  event_id: string;
+  created_at: string;
+  read: Generated<number>;
 }
 
 export interface HealthCheckResultsTable {
@@ -353,6 +480,15 @@ export interface Database {
   notices: NoticesTable;
   notice_history: NoticeHistoryTable;
   events: EventsTable;
+  notifications: NotificationsTable;
+  pages: PagesTable;
+  page_revisions: PageRevisionsTable;
+  slack_workspaces: SlackWorkspacesTable;
+  slack_users: SlackUsersTable;
+  service_channels: ServiceChannelsTable;
+  chat_outbox: ChatOutboxTable;
+  sso_providers: SsoProvidersTable;
+  saml_requests: SamlRequestsTable;
   sessions: SessionsTable;
   beta_keys: BetaKeysTable;
   invites: InvitesTable;

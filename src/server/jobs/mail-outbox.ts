@@ -21,6 +21,7 @@ import {
 import type { MailOutboxRow } from '../db/schema.js';
 import { outboxDirOf, type Mail } from '../integrations/smtp.js';
 import { resetMailFor } from '../services/passwords.js';
+import { retryDelay, startOutboxLoop } from './outbox-loop.js';
 
 export interface MailOutboxOptions {
   /** How often the outbox is looked at without a wake-up (mail queued by other processes), ms. */
@@ -70,13 +71,7 @@ export function startMailOutbox(ctx: ServerContext, options: MailOutboxOptions =
     );
   }
 
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
   let lastCleanup = 0;
-  /** When the next retry is due, so the job wakes for it before the next poll. */
-  let nextDue = Infinity;
 
   const deliver = async (row: MailOutboxRow) => {
     let mail: Mail | undefined;
@@ -93,7 +88,7 @@ export function startMailOutbox(ctx: ServerContext, options: MailOutboxOptions =
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const giveUp = row.attempts >= maxAttempts;
-      const retryAt = Date.now() + Math.min(retryMaxMs, retryBaseMs * 2 ** (row.attempts - 1));
+      const retryAt = Date.now() + retryDelay(row.attempts, retryBaseMs, retryMaxMs);
       log.warn(
         { mailId: row.id, to: mail?.to ?? row.recipient, attempt: row.attempts, maxAttempts, error: message },
         giveUp ? 'mail failed; giving up' : 'mail failed; will retry',
@@ -110,7 +105,7 @@ export function startMailOutbox(ctx: ServerContext, options: MailOutboxOptions =
   };
 
   /** Claims and sends due mail until none is left. */
-  const drain = async () => {
+  const drain = async (isStopped: () => boolean) => {
     for (;;) {
       const now = Date.now();
       const rows = await claimMail(db, {
@@ -124,9 +119,9 @@ export function startMailOutbox(ctx: ServerContext, options: MailOutboxOptions =
       for (const result of await Promise.allSettled(rows.map(deliver))) {
         if (result.status === 'rejected') log.error({ err: result.reason }, 'could not record a mail attempt');
       }
-      if (stopped) return;
+      if (isStopped()) return undefined;
     }
-    nextDue = (await nextMailDue(db)) ?? Infinity;
+    const nextDue = await nextMailDue(db);
     if (Date.now() - lastCleanup > HOUR_MS) {
       lastCleanup = Date.now();
       await deleteOldMail(
@@ -135,68 +130,18 @@ export function startMailOutbox(ctx: ServerContext, options: MailOutboxOptions =
         new Date(lastCleanup - FAILED_RETENTION_MS).toISOString(),
       );
     }
+    return nextDue;
   };
 
-  const schedule = () => {
-    if (stopped) return;
-    // At least a few ms: a due row another process is claiming right now is skipped until it commits.
-    const delay = Math.max(5, Math.min(pollMs, nextDue - Date.now()));
-    timer = setTimeout(run, delay);
-  };
-
-  function run() {
-    if (stopped) return;
-    // A wake-up during a round makes the round go again, so mail queued meanwhile is not left for the poll.
-    if (running) {
-      again = true;
-      return;
-    }
-    clearTimeout(timer);
-    running = (async () => {
-      do {
-        again = false;
-        nextDue = Infinity;
-        try {
-          await drain();
-        } catch (error) {
-          // Typically the database is away; the next poll tries again.
-          log.warn({ err: error }, 'mail outbox round failed');
-        }
-      } while (again && !stopped);
-    })().finally(() => {
-      running = undefined;
-      schedule();
-    });
-  }
-
-  // Deferred past the request's own work: a request never waits for the mail it queued, nor for the
-  // lookups the job makes for it (timing would tell whether a reset request named an account).
-  let wakeSoon: NodeJS.Immediate | undefined;
-  const wake = () => {
-    if (stopped || wakeSoon) return;
-    wakeSoon = setImmediate(() => {
-      wakeSoon = undefined;
-      run();
-    });
-  };
-
-  run();
+  const loop = startOutboxLoop({ pollMs, log, drain });
+  const wake = loop.wake;
   ctx.wakeMail = wake;
   return {
     wake,
-    async idle() {
-      for (;;) {
-        if (running) await running;
-        else if (wakeSoon) await new Promise((resolve) => setImmediate(resolve));
-        else return;
-      }
-    },
+    idle: loop.idle,
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      clearImmediate(wakeSoon);
       if (ctx.wakeMail === wake) ctx.wakeMail = undefined;
-      await running;
+      await loop.stop();
     },
   };
 }

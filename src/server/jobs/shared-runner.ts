@@ -77,6 +77,8 @@ interface RunnerCheck {
 interface CheckState {
   workspaceId: string;
   serviceId: string;
+  /** The check's name, for the events its failing and recovering write. */
+  name: string;
   allowedFailures: number;
   consecutiveFailures: number;
   failing: boolean;
@@ -127,7 +129,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
    * (services/check-health.ts), one change at a time.
    */
   const persistFailing = (checkId: string, state: CheckState) => {
-    const check = { id: checkId, workspace_id: state.workspaceId, service_id: state.serviceId };
+    const check = { id: checkId, workspace_id: state.workspaceId, service_id: state.serviceId, name: state.name };
     const failing = state.failing;
     const run = async () => {
       // The results that made the check fail are stored before the health they move (a reader who sees the new
@@ -184,6 +186,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
         state = {
           workspaceId: row.workspace_id,
           serviceId: row.service_id,
+          name: row.name,
           allowedFailures: row.allowed_failures,
           consecutiveFailures: consecutiveFailures(outcomes),
           failing: Boolean(row.failing),
@@ -194,6 +197,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
       }
       // A new importance is the API's to apply (services/health.ts recomputes the service as it saves).
       state.allowedFailures = row.allowed_failures;
+      state.name = row.name;
       setFailing(row.id, state);
       // A change that could not be written (the database was away) is written now.
       if (Boolean(row.failing) !== state.failing) persistFailing(row.id, state);

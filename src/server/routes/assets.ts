@@ -3,9 +3,8 @@ import { assetOperations } from '../../contract/operations/assets.js';
 import type { ServerContext } from '../context.js';
 import { findAsset } from '../db/repositories/assets.js';
 import { notFound } from '../errors.js';
-import { SESSION_COOKIE } from '../http.js';
+import { bearerOrCookie } from '../http.js';
 import { routes } from '../operations.js';
-import { authenticateBearer, authenticateCookie } from '../services/auth.js';
 
 /** Uploaded images, readable by members of their workspace (bearer token or, for <img> tags, the session cookie). */
 export function assetRoutes(ctx: ServerContext) {
@@ -26,12 +25,7 @@ export function assetRoutes(ctx: ServerContext) {
         },
       },
       {
-        getAsset: {
-          authenticate: (request) => (domain) =>
-            request.headers.authorization
-              ? authenticateBearer(ctx, domain, request.headers.authorization)
-              : authenticateCookie(ctx, domain, request.cookies[SESSION_COOKIE]),
-        },
+        getAsset: { authenticate: bearerOrCookie(ctx) },
       },
     );
 }

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionOperations } from '../../contract/operations/session.js';
 import type { ServerContext } from '../context.js';
-import { requireNamedWorkspace, requireWorkspace, SESSION_COOKIE, sessionCookieOptions } from '../http.js';
+import {
+  acceptFormBodies,
+  requireNamedWorkspace,
+  requireWorkspace,
+  SESSION_COOKIE,
+  sessionCookieOptions,
+} from '../http.js';
 import { route, routes } from '../operations.js';
 import { issueClientToken, issueSessionToken, login, logout } from '../services/auth.js';
 
@@ -64,9 +70,7 @@ export function sessionRoutes(ctx: ServerContext) {
 
     // OAuth clients send the token request form-encoded (RFC 6749); only this route reads such bodies.
     await app.register(async (oauth) => {
-      oauth.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(body as string)));
-      });
+      acceptFormBodies(oauth);
       route(
         ctx,
         oauth,

@@ -62,6 +62,17 @@ export async function login(
     await recordLoginFailure(db, { workspace_id: workspace.id, account, address, at: isoNow(ctx) }, since);
     throw unauthorized(messages.loginFailed);
   }
+  return { sessionToken: await startSession(ctx, workspace, user), user };
+}
+
+/** A new session for `user` (a login, or SAML with what single logout needs); answers the cookie's token. */
+export async function startSession(
+  ctx: ServerContext,
+  workspace: WorkspaceRow,
+  user: UserRow,
+  saml?: { providerId: string; nameId: string; sessionIndex: string | null },
+): Promise<string> {
+  const { db } = ctx.database;
   const sessionToken = randomToken();
   const now = isoNow(ctx);
   await insertSession(db, {
@@ -71,9 +82,12 @@ export async function login(
     token_hash: sha256(sessionToken),
     created_at: now,
     expires_at: isoNow(ctx, ctx.config.sessionTtlSeconds),
+    ...(saml
+      ? { sso_provider_id: saml.providerId, saml_name_id: saml.nameId, saml_session_index: saml.sessionIndex }
+      : {}),
   });
   await updateUser(db, workspace.id, user.id, { last_login: now });
-  return { sessionToken, user };
+  return sessionToken;
 }
 
 export async function logout(ctx: ServerContext, sessionToken: string | undefined): Promise<void> {

@@ -11,6 +11,7 @@ import {
 } from '../../domain/catalogue.js';
 import { isoNow, type ServerContext } from '../context.js';
 import { deleteAsset } from '../db/repositories/assets.js';
+import { recordEvent } from '../db/repositories/events.js';
 import {
   deleteService as deleteServiceRow,
   findService,
@@ -24,7 +25,9 @@ import {
 } from '../db/repositories/services.js';
 import { findTeam } from '../db/repositories/teams.js';
 import type { SearchPage } from '../db/repositories/users.js';
+import type { Db } from '../db/repositories/workspaces.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
+import { agentColumns, agentOf } from './agents.js';
 import type { Caller } from './auth.js';
 import { setServiceHealth } from './check-health.js';
 import { requireValidHandle, withFreeHandle } from './handles.js';
@@ -116,20 +119,31 @@ export async function createService(
   await withFreeHandle(
     async () => Boolean(await findServiceByHandle(db, workspace.id, input.handle)),
     () =>
-      insertService(db, {
-        id,
-        workspace_id: workspace.id,
-        handle: input.handle,
-        name: input.name,
-        description: null,
-        icon_asset_id: null,
-        owner_team_id: team.id,
-        visibility: team.default_visibility,
-        stage: 'development',
-        health: 'good',
-        links: '[]',
-        created_at: now,
-        updated_at: now,
+      db.transaction().execute(async (trx) => {
+        await insertService(trx, {
+          id,
+          workspace_id: workspace.id,
+          handle: input.handle,
+          name: input.name,
+          description: null,
+          icon_asset_id: null,
+          owner_team_id: team.id,
+          visibility: team.default_visibility,
+          stage: 'development',
+          health: 'good',
+          links: '[]',
+          created_at: now,
+          updated_at: now,
+        });
+        await recordEvent(trx, {
+          workspace_id: workspace.id,
+          profile_type: 'service',
+          profile_id: id,
+          type: 'service.created',
+          ...agentColumns(agentOf(caller)),
+          data: {},
+          created_at: now,
+        });
       }),
   );
   return getService(ctx, caller, id);
@@ -147,24 +161,25 @@ async function applyPatch(
 ): Promise<Service> {
   const { db } = ctx.database;
   const workspaceId = caller.workspace.id;
-  if (patch.health !== undefined) {
-    // DESIGN.md 5: every change of health is logged with its time, in the transaction that makes it.
+  if (Object.keys(patch).length > 0) {
+    // DESIGN.md 5 and 9: the change, its health transition and its events in one transaction.
     const { health, ...rest } = patch;
     const now = ctx.now();
     await db.transaction().execute(async (trx) => {
-      if (Object.keys(rest).length > 0)
+      if (Object.keys(rest).length > 0) {
         await updateService(trx, workspaceId, found.row.id, { ...rest, updated_at: now.toISOString() });
-      await setServiceHealth(trx, {
-        workspaceId,
-        serviceId: found.row.id,
-        health,
-        at: now,
-        source: 'manual',
-        actorId: caller.user.id,
-      });
+        await recordServiceChanges(trx, caller, found.row, rest, now.toISOString());
+      }
+      if (health !== undefined)
+        await setServiceHealth(trx, {
+          workspaceId,
+          serviceId: found.row.id,
+          health,
+          at: now,
+          source: 'manual',
+          agent: agentOf(caller),
+        });
     });
-  } else if (Object.keys(patch).length > 0) {
-    await updateService(db, workspaceId, found.row.id, { ...patch, updated_at: isoNow(ctx) });
   }
   const row = await findService(db, caller.workspace.id, found.row.id, caller.user.id);
   if (!row) throw notFound(SERVICE_NOT_FOUND);
@@ -217,12 +232,52 @@ export function changeService(
   return patchService(ctx, caller, idOrHandle, change);
 }
 
+/** The events of a change of a service's fields: its owner, and the rest as one update. */
+async function recordServiceChanges(
+  trx: Db,
+  caller: Caller,
+  before: ServiceListRow,
+  change: Omit<ServicePatch, 'updated_at' | 'health'>,
+  at: string,
+): Promise<void> {
+  const base = {
+    workspace_id: caller.workspace.id,
+    profile_type: 'service' as const,
+    profile_id: before.id,
+    ...agentColumns(agentOf(caller)),
+    created_at: at,
+  };
+  const { owner_team_id: owner, ...rest } = change;
+  // A new icon is not news for a feed.
+  const fields = Object.fromEntries(Object.entries(rest).filter(([field]) => field !== 'icon_asset_id'));
+  if (owner !== undefined && owner !== before.owner_team_id) {
+    const team = await findTeam(trx, caller.workspace.id, owner);
+    await recordEvent(trx, {
+      ...base,
+      type: 'service.owner_changed',
+      data: { from: before.owner_name, to: team?.name ?? '' },
+    });
+  }
+  const changed = Object.keys(fields).filter((field) => fields[field] !== before[field as keyof ServiceListRow]);
+  if (changed.length > 0) await recordEvent(trx, { ...base, type: 'service.updated', data: { fields: changed } });
+}
+
 /** Deleting a service removes its stars (cascade) and its icon. */
 export async function deleteService(ctx: ServerContext, caller: Caller, idOrHandle: string): Promise<void> {
   const { row } = await editableService(ctx, caller, idOrHandle);
   const workspaceId = caller.workspace.id;
   await ctx.database.db.transaction().execute(async (trx) => {
     await deleteServiceRow(trx, workspaceId, row.id);
+    // The service is gone: its team's feed keeps the word of it.
+    await recordEvent(trx, {
+      workspace_id: workspaceId,
+      profile_type: 'team',
+      profile_id: row.owner_team_id,
+      type: 'service.deleted',
+      ...agentColumns(agentOf(caller)),
+      data: { name: row.name, handle: row.handle },
+      created_at: isoNow(ctx),
+    });
     if (row.icon_asset_id) await deleteAsset(trx, workspaceId, row.icon_asset_id);
   });
 }

@@ -9,11 +9,10 @@ import type { Health } from '../../domain/catalogue.js';
 import { worstHealth } from '../../domain/health.js';
 import { recordEvent } from '../db/repositories/events.js';
 import { listHealthSignals, recordHealthTransition, setCheckFailing } from '../db/repositories/health.js';
-import { changeServiceHealth } from '../db/repositories/services.js';
+import { changeServiceHealth, currentServiceHealth } from '../db/repositories/services.js';
 import type { HealthCheckRow, HealthTransitionsTable } from '../db/schema.js';
 import type { Db } from '../db/repositories/workspaces.js';
-
-const HEALTH_CHANGED_EVENT = 'service.health_changed';
+import { agentColumns, SHARED_RUNNER_AGENT, type Agent } from './agents.js';
 
 export interface HealthChange {
   workspaceId: string;
@@ -21,8 +20,8 @@ export interface HealthChange {
   health: Health;
   at: Date;
   source: HealthTransitionsTable['source'];
-  /** The user behind a manual or notice change; null for checks. */
-  actorId: string | null;
+  /** Who caused it: the user behind a manual or notice change, the runner of a check. */
+  agent: Agent;
   /** False when the caller records an event of its own that carries the change (a notice: DESIGN.md 4a). */
   announce?: boolean;
 }
@@ -30,6 +29,7 @@ export interface HealthChange {
 /** Sets the health if it differs; true when it changed (then logged and announced). */
 export async function setServiceHealth(trx: Db, change: HealthChange): Promise<boolean> {
   const iso = change.at.toISOString();
+  const from = await currentServiceHealth(trx, change.workspaceId, change.serviceId);
   const changed = await changeServiceHealth(trx, change.workspaceId, change.serviceId, change.health, iso);
   if (!changed) return false;
   await recordHealthTransition(trx, {
@@ -44,9 +44,9 @@ export async function setServiceHealth(trx: Db, change: HealthChange): Promise<b
     workspace_id: change.workspaceId,
     profile_type: 'service',
     profile_id: change.serviceId,
-    type: HEALTH_CHANGED_EVENT,
-    actor_id: change.actorId,
-    data: { health: change.health, source: change.source },
+    type: 'service.health_changed',
+    ...agentColumns(change.agent),
+    data: { health: change.health, ...(from ? { from } : {}), source: change.source },
     created_at: iso,
   });
   return true;
@@ -61,7 +61,7 @@ export async function recomputeServiceHealth(
   workspaceId: string,
   serviceId: string,
   now: Date,
-  cause: Pick<HealthChange, 'source' | 'actorId' | 'announce'> = { source: 'check', actorId: null },
+  cause: Pick<HealthChange, 'source' | 'agent' | 'announce'> = { source: 'check', agent: SHARED_RUNNER_AGENT },
 ) {
   const run = async (trx: Db) => {
     const health = worstHealth(...(await listHealthSignals(trx, workspaceId, serviceId)));
@@ -76,13 +76,24 @@ export async function recomputeServiceHealth(
  */
 export async function updateCheckFailing(
   db: Db,
-  check: Pick<HealthCheckRow, 'id' | 'workspace_id' | 'service_id'>,
+  check: Pick<HealthCheckRow, 'id' | 'workspace_id' | 'service_id' | 'name'>,
   failing: boolean,
   now: Date,
+  agent: Agent = SHARED_RUNNER_AGENT,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const changed = await setCheckFailing(trx, check.workspace_id, check.id, failing);
-    if (changed) await recomputeServiceHealth(trx, check.workspace_id, check.service_id, now);
-    return changed;
+    if (!changed) return false;
+    await recordEvent(trx, {
+      workspace_id: check.workspace_id,
+      profile_type: 'service',
+      profile_id: check.service_id,
+      type: failing ? 'check.failing' : 'check.recovered',
+      ...agentColumns(agent),
+      data: { check: check.id, name: check.name },
+      created_at: now.toISOString(),
+    });
+    await recomputeServiceHealth(trx, check.workspace_id, check.service_id, now, { source: 'check', agent });
+    return true;
   });
 }

@@ -13,26 +13,30 @@ import {
   deleteRemote,
   deleteRemoteDependency,
   edgesAmong,
+  findGraphRoot,
   findRemoteService,
   insertDependency,
   insertRemote,
   insertRemoteDependency,
-  listDependencies as listDependencyRows,
-  listDependents as listDependentRows,
+  listDependencySide as listDependencySideRows,
   listRemoteDependencies as listRemoteDependencyRows,
   listRemoteDomains,
+  listRestrictedTeams,
+  readGraphState,
   searchRemoteServices as searchRemoteServiceRows,
   walkDependencies,
   type DependencyRow,
+  type DependencySide,
   type RemoteDependencyRow,
 } from '../db/repositories/dependencies.js';
-import { findWorkspaceByDomain } from '../db/repositories/workspaces.js';
+import { findWorkspaceByDomain, type Db } from '../db/repositories/workspaces.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { AUTOCOMPLETE_LIMIT } from './teams.js';
 import { assetUrl } from './users.js';
-import { serviceScope } from './viewer.js';
+import { graphCacheOf, type GraphAnswer } from './graph-cache.js';
+import { serviceScope, viewerOf } from './viewer.js';
 
 function toItem(row: DependencyRow): DependencyItem {
   return {
@@ -56,15 +60,11 @@ function toRemoteDependency(row: RemoteDependencyRow): RemoteDependency {
   };
 }
 
-export async function listDependencies(ctx: ServerContext, caller: Caller, service: string) {
+/** A service's dependencies or its dependents, as far as the caller may see them. */
+export async function listDependencySide(ctx: ServerContext, caller: Caller, service: string, side: DependencySide) {
   const { row, viewer } = await visibleService(ctx, caller, service);
-  const rows = await listDependencyRows(ctx.database.db, caller.workspace.id, row.id, serviceScope(caller, viewer));
-  return rows.map(toItem);
-}
-
-export async function listDependents(ctx: ServerContext, caller: Caller, service: string) {
-  const { row, viewer } = await visibleService(ctx, caller, service);
-  const rows = await listDependentRows(ctx.database.db, caller.workspace.id, row.id, serviceScope(caller, viewer));
+  const scope = serviceScope(caller, viewer);
+  const rows = await listDependencySideRows(ctx.database.db, caller.workspace.id, row.id, scope, side);
   return rows.map(toItem);
 }
 
@@ -213,26 +213,69 @@ export async function removeRemoteDependency(
 // ---- the graph ----
 
 /**
- * DESIGN.md 8: the walk runs in the database over services the caller can see; remote dependencies of the
- * services reached are leaves one step further out. Nearest first, at most GRAPH_NODE_LIMIT nodes.
+ * DESIGN.md 8: the graph from `service`, as JSON bytes ready to send, from the process's graph cache when no
+ * process changed the workspace's graph (or a linked workspace's) since it was computed for the viewer's class.
+ * Per request, on a hit: the caller and viewer (both cached) and a read of the versions and the user's teams,
+ * shared with the requests that wait for the same read (FreshReads: never one that started before the request).
  */
 export async function getServiceGraph(
   ctx: ServerContext,
   caller: Caller,
   service: string,
   depth: number,
-): Promise<ServiceGraph> {
-  const { row, viewer } = await visibleService(ctx, caller, service);
+): Promise<GraphAnswer> {
   const { db } = ctx.database;
   const workspaceId = caller.workspace.id;
-  const walked = await walkDependencies(
-    db,
-    workspaceId,
-    row.id,
-    serviceScope(caller, viewer),
-    depth,
-    GRAPH_NODE_LIMIT + 1,
+  const scope = serviceScope(caller, await viewerOf(ctx, caller));
+  // The memberships come with the versions, as they are now: the walk's visibility must not lag behind them.
+  const asked = scope.all || scope.teamId !== undefined ? null : scope.userId;
+  const { answers: cache, states } = graphCacheOf(ctx);
+  const { versions, teams } = await states.read(`${workspaceId}\u0000${asked ?? ''}`, () =>
+    readGraphState(db, workspaceId, asked),
   );
+  const restricted = await cache.restrictedTeams(workspaceId, versions, () => listRestrictedTeams(db, workspaceId));
+  const mine = new Set(scope.teamId !== undefined ? [scope.teamId] : teams);
+  const visibleTeams = scope.all ? restricted : restricted.filter((team) => mine.has(team));
+  const key = `${visibleTeams.join(',')}\u0000${depth}\u0000${service}`;
+  return cache.answer(workspaceId, versions, key, async () =>
+    Buffer.from(JSON.stringify(await walkServiceGraph(ctx, workspaceId, service, depth, visibleTeams))),
+  );
+}
+
+/** The depth walked first: as far as most graphs are asked for (the default is 2), in one query. */
+const FIRST_WALK_DEPTH = 3;
+
+/**
+ * The nearest GRAPH_NODE_LIMIT services within `depth` steps, and one more when there are more (the caller
+ * truncates). A walk that fills the limit at some depth is the walk to every greater depth (the nearest come
+ * first), so beyond FIRST_WALK_DEPTH the walk goes one step further only while it left room: a hub reaches
+ * the limit within three steps and never walks the whole workspace for depth 6 (tens of ms instead of hundreds).
+ */
+async function walkWithin(db: Db, rootId: string, visibleTeams: readonly string[], depth: number) {
+  for (let step = Math.min(depth, FIRST_WALK_DEPTH); ; step++) {
+    const walked = await walkDependencies(db, rootId, visibleTeams, step, GRAPH_NODE_LIMIT + 1);
+    if (step >= depth || walked.length > GRAPH_NODE_LIMIT) return walked;
+  }
+}
+
+/**
+ * The graph as the walk finds it, for a viewer who sees the owner-only services of `visibleTeams` (the answer
+ * depends on nothing else of the viewer, so the cache may share it): the walk runs in the database; remote
+ * dependencies of the services reached are leaves one step further out. Nearest first, at most GRAPH_NODE_LIMIT.
+ */
+async function walkServiceGraph(
+  ctx: ServerContext,
+  workspaceId: string,
+  service: string,
+  depth: number,
+  visibleTeams: readonly string[],
+): Promise<ServiceGraph> {
+  const { db } = ctx.database;
+  const row = await findGraphRoot(db, workspaceId, service);
+  if (!row || (row.visibility === 'owner' && !visibleTeams.includes(row.owner_team_id))) {
+    throw notFound('The service was not found');
+  }
+  const walked = await walkWithin(db, row.id, visibleTeams, depth);
   const ids = walked.map((node) => node.id);
   const [edgeRows, remoteRows] = await Promise.all([
     edgesAmong(db, workspaceId, ids),

@@ -28,6 +28,7 @@ import {
 } from '../db/repositories/health.js';
 import type { HealthCheckRow } from '../db/schema.js';
 import { badRequest, fieldError, forbidden, HttpError, notFound } from '../errors.js';
+import { agentOf } from './agents.js';
 import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { requireTeamRunner } from './runners.js';
@@ -206,7 +207,11 @@ export async function updateHealthCheck(
   await ctx.database.db.transaction().execute(async (trx) => {
     await updateHealthCheckRow(trx, caller.workspace.id, check.id, patch);
     // A failing check paused, disabled or given another importance no longer holds its service where it did.
-    if (check.failing) await recomputeServiceHealth(trx, caller.workspace.id, service.id, ctx.now());
+    if (check.failing)
+      await recomputeServiceHealth(trx, caller.workspace.id, service.id, ctx.now(), {
+        source: 'check',
+        agent: agentOf(caller),
+      });
   });
   ctx.refreshChecks?.();
   return toHealthCheck({ ...check, ...patch }, service.handle);

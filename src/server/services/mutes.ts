@@ -2,18 +2,10 @@ import type { MutedItem } from '../../contract/catalogue.js';
 import { canSeeService } from '../../domain/catalogue.js';
 import { isoNow, type ServerContext } from '../context.js';
 import { deleteMute, findProfile, listMutes, upsertMute, type MuteRow } from '../db/repositories/mutes.js';
-import type { UserRow } from '../db/schema.js';
-import { forbidden, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import type { Caller } from './auth.js';
-import { findUserOr404 } from './users.js';
+import { requireSelf } from './users.js';
 import { serviceScope, viewerOf } from './viewer.js';
-
-/** Mutes are private: only the user reads or changes their own (spec: the Muted tab is on one's own profile). */
-async function requireSelf(ctx: ServerContext, caller: Caller, username: string): Promise<UserRow> {
-  const target = await findUserOr404(ctx, caller.workspace.id, username);
-  if (target.id !== caller.user.id) throw forbidden('You can only see and change your own mutes');
-  return target;
-}
 
 function toMutedItem(row: MuteRow): MutedItem {
   return {
@@ -35,12 +27,12 @@ async function mutesOf(ctx: ServerContext, caller: Caller, profileId?: string) {
 }
 
 export async function listMuted(ctx: ServerContext, caller: Caller, username: string): Promise<MutedItem[]> {
-  await requireSelf(ctx, caller, username);
+  await requireSelf(ctx, caller, username, 'You can only see and change your own mutes');
   return (await mutesOf(ctx, caller)).map(toMutedItem);
 }
 
 export async function getMuted(ctx: ServerContext, caller: Caller, username: string, profileId: string) {
-  await requireSelf(ctx, caller, username);
+  await requireSelf(ctx, caller, username, 'You can only see and change your own mutes');
   const [row] = await mutesOf(ctx, caller, profileId);
   if (!row) throw notFound('Not muted');
   return toMutedItem(row);
@@ -60,7 +52,7 @@ export async function muteProfile(
     notifications: boolean;
   },
 ): Promise<MutedItem> {
-  const user = await requireSelf(ctx, caller, username);
+  const user = await requireSelf(ctx, caller, username, 'You can only see and change your own mutes');
   const profile = await findProfile(ctx.database.db, caller.workspace.id, profileId);
   const visible =
     profile?.type !== 'service' ||
@@ -79,6 +71,6 @@ export async function muteProfile(
 }
 
 export async function unmuteProfile(ctx: ServerContext, caller: Caller, username: string, profileId: string) {
-  const user = await requireSelf(ctx, caller, username);
+  const user = await requireSelf(ctx, caller, username, 'You can only see and change your own mutes');
   await deleteMute(ctx.database.db, caller.workspace.id, user.id, profileId);
 }

@@ -29,13 +29,12 @@ import {
 import type { ServiceListRow } from '../db/repositories/services.js';
 import type { Db } from '../db/repositories/workspaces.js';
 import { badRequest, fieldError, forbidden, HttpError, notFound } from '../errors.js';
+import { agentColumns, agentOf } from './agents.js';
 import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { recomputeServiceHealth, setServiceHealth } from './check-health.js';
 
 const NOTICE_NOT_FOUND = 'The notice was not found';
-const NOTICE_CREATED_EVENT = 'notice.created';
-const NOTICE_UPDATED_EVENT = 'notice.updated';
 
 type ServiceRef = Pick<ServiceListRow, 'id' | 'handle' | 'name'>;
 
@@ -122,13 +121,13 @@ async function applyNoticeHealth(
       health,
       at,
       source: 'notice',
-      actorId: caller.user.id,
+      agent: agentOf(caller),
       announce: false,
     });
   } else if (closed) {
     await recomputeServiceHealth(trx, workspaceId, serviceId, at, {
       source: 'notice',
-      actorId: caller.user.id,
+      agent: agentOf(caller),
       announce: false,
     });
   }
@@ -171,8 +170,8 @@ export async function createNotice(
       workspace_id: caller.workspace.id,
       profile_type: 'service',
       profile_id: service.id,
-      type: NOTICE_CREATED_EVENT,
-      actor_id: caller.user.id,
+      type: 'notice.created',
+      ...agentColumns(agentOf(caller)),
       data: { notice: row.id, type: row.type, title: row.title, status, health: row.health },
       created_at: iso,
     });
@@ -218,8 +217,8 @@ export async function updateNotice(
       workspace_id: caller.workspace.id,
       profile_type: 'service',
       profile_id: notice.service_id,
-      type: NOTICE_UPDATED_EVENT,
-      actor_id: caller.user.id,
+      type: 'notice.updated',
+      ...agentColumns(agentOf(caller)),
       data: { notice: notice.id, type: notice.type, title: notice.title, status: input.status, health: input.health },
       created_at: iso,
     });

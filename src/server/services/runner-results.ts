@@ -4,6 +4,7 @@ import type { ServerContext } from '../context.js';
 import { healthCheckResultRow, insertHealthCheckResults, listLatestOutcomes } from '../db/repositories/health.js';
 import { findRunnerChecks } from '../db/repositories/runners.js';
 import type { HealthCheckResultsTable, HealthCheckRow, RunnerRow } from '../db/schema.js';
+import type { Agent } from './agents.js';
 import { updateCheckFailing } from './check-health.js';
 
 /**
@@ -34,13 +35,13 @@ export async function recordRunnerResults(
   }
   if (rows.length > 0) await insertHealthCheckResults(db, rows);
   const now = ctx.now();
-  for (const check of checks.values()) await updateFailing(ctx, check, now);
+  for (const check of checks.values()) await updateFailing(ctx, check, now, { id: null, name: runner.name });
   return { accepted: rows.length, dropped: [...dropped] };
 }
 
 /** Derives the check's failing state from its latest results; a change moves the service's health. */
-async function updateFailing(ctx: ServerContext, check: HealthCheckRow, now: Date): Promise<void> {
+async function updateFailing(ctx: ServerContext, check: HealthCheckRow, now: Date, agent: Agent): Promise<void> {
   const outcomes = await listLatestOutcomes(ctx.database.db, check.id, check.allowed_failures + 1);
   const failing = isCheckFailing(consecutiveFailures(outcomes), check.allowed_failures);
-  await updateCheckFailing(ctx.database.db, check, failing, now);
+  await updateCheckFailing(ctx.database.db, check, failing, now, agent);
 }

@@ -7,19 +7,10 @@ import {
   listWatchedServices,
 } from '../db/repositories/services.js';
 import { deleteStar, insertStar } from '../db/repositories/stars.js';
-import type { UserRow } from '../db/schema.js';
-import { forbidden } from '../errors.js';
 import type { Caller } from './auth.js';
 import { getService, serviceRef } from './catalogue-services.js';
-import { findUserOr404 } from './users.js';
+import { findUserOr404, requireSelf } from './users.js';
 import { serviceScope, viewerOf } from './viewer.js';
-
-/** Stars are the user's own: nobody stars or unstars for someone else. */
-async function requireSelf(ctx: ServerContext, caller: Caller, username: string): Promise<UserRow> {
-  const target = await findUserOr404(ctx, caller.workspace.id, username);
-  if (target.id !== caller.user.id) throw forbidden('You can only change your own stars');
-  return target;
-}
 
 /** Another user's stars, minus the services the viewer may not see. */
 export async function listStarred(ctx: ServerContext, caller: Caller, username: string): Promise<StarredItem[]> {
@@ -34,7 +25,7 @@ export async function listStarred(ctx: ServerContext, caller: Caller, username: 
  * count moves only when a row was really added, in the same transaction.
  */
 export async function starService(ctx: ServerContext, caller: Caller, username: string, service: string) {
-  const user = await requireSelf(ctx, caller, username);
+  const user = await requireSelf(ctx, caller, username, 'You can only change your own stars');
   const { id } = await getService(ctx, caller, service);
   const workspaceId = caller.workspace.id;
   await ctx.database.db.transaction().execute(async (trx) => {
@@ -45,7 +36,7 @@ export async function starService(ctx: ServerContext, caller: Caller, username: 
 
 /** Idempotent too: unstarring a service not starred, hidden since, or deleted since is a quiet success. */
 export async function unstarService(ctx: ServerContext, caller: Caller, username: string, service: string) {
-  const user = await requireSelf(ctx, caller, username);
+  const user = await requireSelf(ctx, caller, username, 'You can only change your own stars');
   const workspaceId = caller.workspace.id;
   const row = await findService(ctx.database.db, workspaceId, service, user.id);
   if (!row?.starred_at) return;

@@ -11,10 +11,12 @@ import {
   updateMemberRole,
   type MemberRow,
 } from '../db/repositories/teams.js';
+import { recordEvent } from '../db/repositories/events.js';
 import { findUserByIdOrHandle, searchUsers, type SearchPage } from '../db/repositories/users.js';
 import type { Db } from '../db/repositories/workspaces.js';
 import { guardedTransaction } from '../db/transactions.js';
 import { conflict, forbidden, notFound } from '../errors.js';
+import { agentColumns, agentOf } from './agents.js';
 import type { Caller } from './auth.js';
 import { adminTeam, AUTOCOMPLETE_LIMIT, findTeamOr404 } from './teams.js';
 import { assetUrl } from './users.js';
@@ -56,12 +58,16 @@ export async function addMember(
   const already = () => conflict('Already a member of this team', { 'user.id': ['Already a member of this team'] });
   if (await findMember(db, workspaceId, team.id, user.id)) throw already();
   try {
-    await insertMember(db, {
-      workspace_id: workspaceId,
-      team_id: team.id,
-      user_id: user.id,
-      role: input.role ?? 'member',
-      created_at: isoNow(ctx),
+    await db.transaction().execute(async (trx) => {
+      const now = isoNow(ctx);
+      await insertMember(trx, {
+        workspace_id: workspaceId,
+        team_id: team.id,
+        user_id: user.id,
+        role: input.role ?? 'member',
+        created_at: now,
+      });
+      await recordMemberEvent(trx, caller, team.id, 'team.member_added', user, now);
     });
   } catch (error) {
     // Added concurrently: the primary key refused the second row.
@@ -119,8 +125,28 @@ export async function removeMember(
     const current = await lockedMember(trx, workspaceId, team.id, id);
     if (current.role === 'admin' && (await countTeamAdmins(trx, workspaceId, team.id)) <= 1) throw conflict(LAST_ADMIN);
     await deleteMember(trx, workspaceId, team.id, id);
+    await recordMemberEvent(trx, caller, team.id, 'team.member_removed', current, isoNow(ctx));
   });
   forgetViewer(ctx, id);
+}
+
+async function recordMemberEvent(
+  trx: Db,
+  caller: Caller,
+  teamId: string,
+  type: 'team.member_added' | 'team.member_removed',
+  user: { id: string; name: string },
+  at: string,
+): Promise<void> {
+  await recordEvent(trx, {
+    workspace_id: caller.workspace.id,
+    profile_type: 'team',
+    profile_id: teamId,
+    type,
+    ...agentColumns(agentOf(caller)),
+    data: { user: user.id, name: user.name },
+    created_at: at,
+  });
 }
 
 /**

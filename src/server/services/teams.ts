@@ -11,6 +11,7 @@ import {
 import { canCreate } from '../../domain/roles.js';
 import { isoNow, type ServerContext } from '../context.js';
 import { deleteAsset } from '../db/repositories/assets.js';
+import { recordEvent } from '../db/repositories/events.js';
 import {
   countTeamChildren,
   deleteTeam as deleteTeamRow,
@@ -27,6 +28,7 @@ import {
 } from '../db/repositories/teams.js';
 import type { SearchPage } from '../db/repositories/users.js';
 import { conflict, forbidden, HttpError, notFound } from '../errors.js';
+import { agentColumns, agentOf } from './agents.js';
 import type { Caller } from './auth.js';
 import { requireValidHandle, withFreeHandle } from './handles.js';
 import { removeIcon, replaceIcon } from './icons.js';
@@ -136,6 +138,15 @@ export async function createTeam(
           team_id: id,
           user_id: user.id,
           role: 'admin',
+          created_at: now,
+        });
+        await recordEvent(trx, {
+          workspace_id: workspace.id,
+          profile_type: 'team',
+          profile_id: id,
+          type: 'team.created',
+          ...agentColumns(agentOf(caller)),
+          data: {},
           created_at: now,
         });
       }),

@@ -53,10 +53,15 @@ export async function searchUsers(ctx: ServerContext, caller: Caller, page: Sear
   return { users: rows.map(toUser), total };
 }
 
-/** Only the user edits their own profile. */
-async function requireSelf(ctx: ServerContext, caller: Caller, username: string): Promise<UserRow> {
+/** The user a path names, when it is the caller; 403 with `refusal` for anyone else (404 for no one). */
+export async function requireSelf(
+  ctx: ServerContext,
+  caller: Caller,
+  username: string,
+  refusal = 'You can only change your own profile',
+): Promise<UserRow> {
   const target = await findUserOr404(ctx, caller.workspace.id, username);
-  if (caller.user.id !== target.id) throw forbidden('You can only change your own profile');
+  if (caller.user.id !== target.id) throw forbidden(refusal);
   return target;
 }
 

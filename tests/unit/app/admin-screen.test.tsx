@@ -42,6 +42,11 @@ function remotesApi(
       const failure = fail[`${call.method} ${call.path}`];
       if (failure) return failure;
       if (call.method === 'GET' && call.path === '/api/remotes') return { status: 200, body: server.linked };
+      if (call.method === 'GET' && call.path === '/api/slack/settings') {
+        return { status: 200, body: { configured: false, install_url: null, connect_url: null } };
+      }
+      if (call.method === 'GET' && call.path === '/api/slack-workspaces') return { status: 200, body: [] };
+      if (call.method === 'GET' && call.path === '/api/sso-providers') return { status: 200, body: [] };
       if (call.method === 'POST' && call.path === '/api/remotes') {
         const { remote } = call.body as { remote: string };
         if (!known.includes(remote)) return { status: 404, body: { message: 'The remote workspace was not found' } };
@@ -80,7 +85,7 @@ describe('admin screen', () => {
     }
   });
 
-  it('shows an admin the breadcrumb and the four cards, the placeholders saying what is not there yet', async () => {
+  it('shows an admin the breadcrumb and the four cards, with their empty states', async () => {
     remotesApi(admin);
     renderAdmin();
     expect(await screen.findByText('No remote workspaces linked')).toBeTruthy();
@@ -92,14 +97,17 @@ describe('admin screen', () => {
       'Remote Workspaces',
       'Export Workspace Pages',
     ]);
-    expect(screen.getByText('No Slack accounts configured for this account')).toBeTruthy();
-    expect(screen.getByText('No Providers exist for this account')).toBeTruthy();
-    const addProvider = screen.getByRole('button', { name: 'Add Provider' }) as HTMLButtonElement;
-    expect(addProvider.disabled).toBe(true);
-    expect(addProvider.getAttribute('aria-describedby')).toBe('admin-sso-note');
+    expect(await screen.findByText('No Slack accounts configured for this account')).toBeTruthy();
+    expect(await screen.findByText('Slack is not configured on this server.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Add to Slack' })).toBeNull();
+    expect(await screen.findByText('No Providers exist for this account')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Add Provider' }).getAttribute('href')).toBe('/admin/sso-providers/new');
     const exportPages = screen.getByRole('button', { name: 'Export Pages' }) as HTMLButtonElement;
-    expect(exportPages.disabled).toBe(true);
-    expect(document.getElementById('admin-export-note')?.textContent).toContain('Export');
+    expect(exportPages.disabled).toBe(false);
+    // A blocked download window is said so (the export itself is an e2e test).
+    vi.stubGlobal('open', () => null);
+    fireEvent.click(exportPages);
+    expect(await screen.findByText('Please disable your Pop-up blocker and try again.')).toBeTruthy();
     expect(await violations()).toEqual([]);
   });
 

@@ -93,7 +93,16 @@ describe('service screen frame', () => {
 
     const crumbs = await screen.findByRole('navigation', { name: 'Breadcrumb' });
     expect(within(crumbs).getByRole('link', { name: 'Payments' }).getAttribute('href')).toBe('/services/payments');
-    expect(menuLabels()).toEqual(['Overview', 'Health Checks', 'Notices', 'Service Graph']);
+    expect(menuLabels()).toEqual([
+      'Overview',
+      'Health Checks',
+      'Notices',
+      'Announcements',
+      'Release Notes',
+      'API Docs',
+      'Open API Specs',
+      'Service Graph',
+    ]);
     const overview = screen.getByRole('link', { name: 'Overview' });
     expect(overview.getAttribute('aria-current')).toBe('page');
 
@@ -108,7 +117,21 @@ describe('service screen frame', () => {
     serviceApi(editable);
     renderApp('/services/payments/settings');
     expect(await screen.findByLabelText('Name')).toBeTruthy();
-    expect(menuLabels()).toEqual(['Overview', 'Health Checks', 'Notices', 'Service Graph', 'Settings']);
+    expect(menuLabels()).toEqual([
+      'Overview',
+      'Health Checks',
+      'Notices',
+      'Announcements',
+      'Release Notes',
+      'API Docs',
+      'Open API Specs',
+      'Service Graph',
+      'Drafts Announcements',
+      'Drafts Release Notes',
+      'Drafts API Docs',
+      'Drafts Open API Specs',
+      'Settings',
+    ]);
     expect(screen.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBeNull();
     cleanup();
@@ -133,7 +156,16 @@ describe('service screen frame', () => {
       serviceTabs({ permissions: { edit: false } })
         .filter((tab) => tab.display)
         .map((tab) => tab.label),
-    ).toEqual(['Overview', 'Health Checks', 'Notices', 'Service Graph']);
+    ).toEqual([
+      'Overview',
+      'Health Checks',
+      'Notices',
+      'Announcements',
+      'Release Notes',
+      'API Docs',
+      'Open API Specs',
+      'Service Graph',
+    ]);
     expect(isTabActive(overview!, '')).toBe(true);
     expect(isTabActive(overview!, 'settings')).toBe(false);
     expect(isTabActive(settings!, 'settings/')).toBe(true);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Health } from '../../../domain/catalogue.js';
+import type { Health, Visibility } from '../../../domain/catalogue.js';
+import type { RemoteDependenciesTable, ServiceDependenciesTable, WorkspaceRemotesTable } from '../schema.js';
 import { whereSearchTextContains } from './search.js';
 import { visibleTo, type ServiceScope } from './services.js';
 import type { Db } from './workspaces.js';
@@ -28,32 +29,27 @@ function visibleServices(db: Db, workspaceId: string, scope: ServiceScope) {
     .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)));
 }
 
-/** The services `serviceId` depends on that the scope may see, by name. */
-export function listDependencies(
-  db: Db,
-  workspaceId: string,
-  serviceId: string,
-  scope: ServiceScope,
-): Promise<DependencyRow[]> {
-  return visibleServices(db, workspaceId, scope)
-    .innerJoin('service_dependencies as d', 'd.dependency_id', 'services.id')
-    .where('d.service_id', '=', serviceId)
-    .select(DEPENDENCY_COLUMNS)
-    .orderBy('services.name')
-    .orderBy('services.handle')
-    .execute();
-}
+/** Which side of a dependency a list shows: what the service depends on, or what depends on it. */
+export type DependencySide = 'dependencies' | 'dependents';
 
-/** The services that depend on `serviceId` that the scope may see, by name. */
-export function listDependents(
+/** Per side: the column naming the service asked about, and the column naming the services listed. */
+const SIDES = {
+  dependencies: { of: 'd.service_id', listed: 'd.dependency_id' },
+  dependents: { of: 'd.dependency_id', listed: 'd.service_id' },
+} as const;
+
+/** The services on one side of `serviceId` (its dependencies or its dependents) that the scope may see, by name. */
+export function listDependencySide(
   db: Db,
   workspaceId: string,
   serviceId: string,
   scope: ServiceScope,
+  side: DependencySide,
 ): Promise<DependencyRow[]> {
+  const { of, listed } = SIDES[side];
   return visibleServices(db, workspaceId, scope)
-    .innerJoin('service_dependencies as d', 'd.service_id', 'services.id')
-    .where('d.dependency_id', '=', serviceId)
+    .innerJoin('service_dependencies as d', listed, 'services.id')
+    .where(of, '=', serviceId)
     .select(DEPENDENCY_COLUMNS)
     .orderBy('services.name')
     .orderBy('services.handle')
@@ -61,10 +57,7 @@ export function listDependents(
 }
 
 /** Adds a dependency; false when it was there already (the primary key decides, so a race is a 409 too). */
-export async function insertDependency(
-  db: Db,
-  row: { workspace_id: string; service_id: string; dependency_id: string; created_at: string },
-): Promise<boolean> {
+export async function insertDependency(db: Db, row: ServiceDependenciesTable): Promise<boolean> {
   const result = await db
     .insertInto('service_dependencies')
     .values(row)
@@ -94,33 +87,31 @@ export interface WalkRow extends DependencyRow {
 }
 
 /**
- * visibleTo for the walk's raw SQL, on the service `s` a step reaches: a join by primary key and an uncorrelated
- * membership list the engine evaluates once, where an `in (visible services)` per step would scan the workspace.
+ * visibleTo for the walk's raw SQL, on the service `s` a step reaches, with the owner-only services of
+ * `visibleTeams` visible: a join by primary key and a literal list, where an `in (visible services)` per step
+ * would scan the workspace. Naming the teams (rather than reading the viewer's memberships inside the walk) makes
+ * the answer a function of the list, which is what the graph cache keys it by.
  */
-function visibleInWalk(workspaceId: string, scope: ServiceScope) {
-  if (scope.all) return sql<boolean>`1 = 1`;
-  const teams =
-    scope.teamId !== undefined
-      ? sql`(${scope.teamId})`
-      : sql`(select tm.team_id from team_members tm where tm.workspace_id = ${workspaceId} and tm.user_id = ${scope.userId})`;
-  return sql<boolean>`(s.visibility <> 'owner' or s.owner_team_id in ${teams})`;
+function visibleInWalk(visibleTeams: readonly string[]) {
+  if (visibleTeams.length === 0) return sql<boolean>`s.visibility <> 'owner'`;
+  return sql<boolean>`(s.visibility <> 'owner' or s.owner_team_id in (${sql.join(visibleTeams)}))`;
 }
 
 /**
  * The graph walk, in the database (DESIGN.md 8): from the root along dependencies and, separately, along
- * dependents, up to `depth` steps each, through services the scope may see. `UNION` keeps one row per service
- * and distance, so cycles and diamonds end at the depth bound instead of multiplying paths. The nearest
- * `limit` services come back, ties by handle (the caller learns of truncation from the extra row it asks for).
+ * dependents, up to `depth` steps each, through services that are not owner-only or belong to one of
+ * `visibleTeams`. `UNION` keeps one row per service and distance, so cycles and diamonds end at the depth bound
+ * instead of multiplying paths. The nearest `limit` services come back, ties by handle (the caller learns of
+ * truncation from the extra row it asks for).
  */
 export async function walkDependencies(
   db: Db,
-  workspaceId: string,
   rootId: string,
-  scope: ServiceScope,
+  visibleTeams: readonly string[],
   depth: number,
   limit: number,
 ): Promise<WalkRow[]> {
-  const visible = visibleInWalk(workspaceId, scope);
+  const visible = visibleInWalk(visibleTeams);
   const { rows } = await sql<WalkRow & { depth: number | string }>`
     with recursive down(id, depth) as (
       select cast(${rootId} as text), 0
@@ -148,6 +139,68 @@ export async function walkDependencies(
     limit ${limit}
   `.execute(db);
   return rows.map((row) => ({ ...row, depth: Number(row.depth) }));
+}
+
+/**
+ * What a workspace's graphs are made of, read per request (migration 012): `versions` names the graph versions
+ * of the workspace and of each workspace it links to (remote nodes show their live health), `teams` the teams
+ * `userId` is in now (none asked for: an empty list). A few rows, each read by primary key or index (an `or`
+ * would let PostgreSQL scan the versions, whose single hot row leaves dead versions behind until vacuum).
+ */
+export async function readGraphState(
+  db: Db,
+  workspaceId: string,
+  userId: string | null,
+): Promise<{ versions: string; teams: string[] }> {
+  const memberships =
+    userId === null
+      ? sql``
+      : sql`union all
+        select 'team', tm.team_id, 0 from team_members tm where tm.workspace_id = ${workspaceId} and tm.user_id = ${userId}`;
+  const { rows } = await sql<{ kind: string; id: string; version: number | string }>`
+    select 'version' as kind, v.workspace_id as id, v.version as version
+    from graph_versions v where v.workspace_id = ${workspaceId}
+    union all
+    select 'version', v.workspace_id, v.version
+    from workspace_remotes r join graph_versions v on v.workspace_id = r.remote_workspace_id
+    where r.workspace_id = ${workspaceId}
+    ${memberships}
+  `.execute(db);
+  const versions: string[] = [];
+  const teams: string[] = [];
+  for (const row of rows) {
+    if (row.kind === 'team') teams.push(row.id);
+    else versions.push(`${row.id}=${row.version}`);
+  }
+  return { versions: versions.sort().join(','), teams };
+}
+
+/** The teams owning an owner-only service of the workspace: the only memberships a graph's answer depends on. */
+export async function listRestrictedTeams(db: Db, workspaceId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('services')
+    .select('owner_team_id')
+    .distinct()
+    .where('workspace_id', '=', workspaceId)
+    .where('visibility', '=', 'owner')
+    .execute();
+  return rows.map((row) => row.owner_team_id);
+}
+
+/** A graph's root by handle (or id), with what its visibility needs; undefined when the workspace has none. */
+export async function findGraphRoot(
+  db: Db,
+  workspaceId: string,
+  idOrHandle: string,
+): Promise<{ id: string; visibility: Visibility; owner_team_id: string } | undefined> {
+  const root = db
+    .selectFrom('services')
+    .select(['id', 'visibility', 'owner_team_id'])
+    .where('workspace_id', '=', workspaceId);
+  return (
+    (await root.where('handle', '=', idOrHandle).executeTakeFirst()) ??
+    root.where('id', '=', idOrHandle).executeTakeFirst()
+  );
 }
 
 /** Ids per query when a list goes into `in (...)`: well under both engines' parameter limits. */
@@ -190,10 +243,7 @@ export async function listRemoteDomains(db: Db, workspaceId: string): Promise<st
   return rows.map((row) => row.domain);
 }
 
-export async function insertRemote(
-  db: Db,
-  row: { workspace_id: string; remote_workspace_id: string; created_at: string },
-): Promise<boolean> {
+export async function insertRemote(db: Db, row: WorkspaceRemotesTable): Promise<boolean> {
   const result = await db
     .insertInto('workspace_remotes')
     .values(row)
@@ -292,17 +342,7 @@ export function listRemoteDependencies(
     .execute();
 }
 
-export async function insertRemoteDependency(
-  db: Db,
-  row: {
-    workspace_id: string;
-    service_id: string;
-    remote_domain: string;
-    remote_handle: string;
-    remote_name: string;
-    created_at: string;
-  },
-): Promise<boolean> {
+export async function insertRemoteDependency(db: Db, row: RemoteDependenciesTable): Promise<boolean> {
   const result = await db
     .insertInto('remote_dependencies')
     .values(row)

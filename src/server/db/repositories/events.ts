@@ -1,21 +1,556 @@
 import { randomUUID } from 'node:crypto';
-import type { EventsTable } from '../schema.js';
+import { EventEmitter } from 'node:events';
+import { CompiledQuery, sql, type ExpressionBuilder } from 'kysely';
+import type { EventData, EventType } from '../../../domain/events.js';
+import { isSqlite } from '../connect.js';
+import type { Database, EventsTable } from '../schema.js';
+import { visibleTo, type ServiceScope } from './services.js';
+import { enqueueChatMessages } from './slack.js';
 import type { Db } from './workspaces.js';
 
-export interface NewEvent {
+export interface NewEvent<T extends EventType = EventType> {
   workspace_id: string;
   profile_type: EventsTable['profile_type'];
   profile_id: string;
-  type: string;
+  type: T;
+  /** The user (or `client:{id}` stand-in) behind it; null for runners. */
   actor_id: string | null;
-  data: Record<string, unknown>;
+  agent_name: string;
+  data: EventData[T];
   created_at: string;
 }
 
-/** Appends an event, in the caller's transaction when given one. */
-export async function recordEvent(db: Db, event: NewEvent): Promise<void> {
+/**
+ * What a committed event with recipients announces (DESIGN.md 9): on PostgreSQL a NOTIFY on this channel of the
+ * current schema, sent by the database only when the transaction commits; on SQLite an in-process signal.
+ */
+export const EVENTS_CHANNEL = 'beacon_events';
+
+/** SQLite's announcements, in this process. Their reader queues behind the writing transaction (one connection). */
+export const localAnnouncements = new EventEmitter().setMaxListeners(0);
+
+/**
+ * An announcement: `e {eventId}` (an event with recipients), `u {workspaceId} {userId}` (an unread count moved)
+ * or `c` (chat messages queued).
+ */
+export async function announce(db: Db, payload: string): Promise<void> {
+  if (isSqlite(db)) {
+    setImmediate(() => localAnnouncements.emit('announcement', payload));
+    return;
+  }
+  await sql`select pg_notify(${EVENTS_CHANNEL} || ':' || current_schema(), ${payload})`.execute(db);
+}
+
+/**
+ * Appends an event in the caller's transaction, with a notification for each of its recipients: the members of
+ * the team it concerns (for a service, its owner team) and those who starred the service (when they may see it),
+ * minus the agent and those who muted the profile for notifications.
+ */
+export async function recordEvent<T extends EventType>(db: Db, event: NewEvent<T>): Promise<string> {
+  const id = randomUUID();
   await db
     .insertInto('events')
-    .values({ ...event, id: randomUUID(), data: JSON.stringify(event.data) })
+    .values({ ...event, id, data: JSON.stringify(event.data) })
     .execute();
+  const recipients = await audienceOf(db, event);
+  for (let start = 0; start < recipients.length; start += 1000) {
+    await db
+      .insertInto('notifications')
+      .values(
+        recipients.slice(start, start + 1000).map((user_id) => ({
+          workspace_id: event.workspace_id,
+          user_id,
+          event_id: id,
+          created_at: event.created_at,
+        })),
+      )
+      .execute();
+  }
+  if (recipients.length > 0) await announce(db, `e ${id}`);
+  // DESIGN.md 11: every event of a service with a chat channel is posted there, through the chat outbox.
+  if (event.profile_type === 'service') {
+    const queued = await enqueueChatMessages(db, {
+      id,
+      workspace_id: event.workspace_id,
+      service_id: event.profile_id,
+    });
+    if (queued) await announce(db, 'c');
+  }
+  return id;
+}
+
+async function audienceOf(db: Db, event: NewEvent): Promise<string[]> {
+  const { workspace_id: workspaceId, profile_id: profileId } = event;
+  const teamOf =
+    event.profile_type === 'team'
+      ? sql<string>`${profileId}`
+      : db.selectFrom('services').select('services.owner_team_id').where('services.id', '=', profileId);
+  let audience = db
+    .selectFrom('team_members')
+    .select('team_members.user_id')
+    .where('team_members.workspace_id', '=', workspaceId)
+    .where('team_members.team_id', '=', teamOf);
+  if (event.profile_type === 'service') {
+    audience = audience.union(
+      db
+        .selectFrom('stars')
+        .innerJoin('services', 'services.id', 'stars.service_id')
+        .select('stars.user_id')
+        .where('stars.workspace_id', '=', workspaceId)
+        .where('stars.service_id', '=', profileId)
+        .where((eb) =>
+          eb.or([
+            eb('services.visibility', '<>', 'owner'),
+            eb(
+              'stars.user_id',
+              'in',
+              eb
+                .selectFrom('team_members')
+                .select('team_members.user_id')
+                .whereRef('team_members.team_id', '=', 'services.owner_team_id'),
+            ),
+          ]),
+        ),
+    );
+  }
+  const rows = await db
+    .selectFrom(audience.as('audience'))
+    .select('audience.user_id')
+    .$if(event.actor_id !== null, (qb) => qb.where('audience.user_id', '<>', event.actor_id!))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('mutes')
+            .select('mutes.user_id')
+            .whereRef('mutes.user_id', '=', 'audience.user_id')
+            .where('mutes.workspace_id', '=', workspaceId)
+            .where('mutes.profile_id', '=', profileId)
+            .where('mutes.notifications', '=', 1),
+        ),
+      ),
+    )
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
+// ---- reading ----
+
+/** An event with the profile it concerns (a service or a team still there). */
+export interface EventRow {
+  id: string;
+  type: string;
+  data: string;
+  created_at: string;
+  agent_name: string;
+  profile_type: EventsTable['profile_type'];
+  profile_id: string;
+  profile_handle: string;
+  profile_name: string;
+  profile_icon_asset_id: string | null;
+}
+
+/** Where a page starts: after the event `cursor` (newest first), or from the newest. */
+export interface FeedPage {
+  cursor?: string | undefined;
+  limit: number;
+}
+
+/** A service or team whose events a feed shows. */
+export interface FeedProfile {
+  type: EventsTable['profile_type'];
+  id: string;
+  handle: string;
+  name: string;
+  icon_asset_id: string | null;
+}
+
+/** Profiles per query: each is a subquery of a UNION ALL, and SQLite allows 500 at most. */
+const PROFILES_PER_QUERY = 100;
+
+interface EventKey {
+  id: string;
+  created_at: string;
+}
+
+const keysSql = new Map<string, string>();
+
+/**
+ * The newest keys of each of `count` profiles, after a cursor when `paged`: one index range a profile, in one
+ * UNION ALL. Written once per shape and kept: built through the query builder, the many subqueries cost more
+ * to compile than to run. Only placeholders vary.
+ */
+function newestKeysSql(sqlite: boolean, count: number, paged: boolean): string {
+  const shape = `${sqlite}:${count}:${paged}`;
+  let text = keysSql.get(shape);
+  if (text) return text;
+  let n = 0;
+  const next = () => (sqlite ? '?' : `$${++n}`);
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    // In the order the parameters are given: workspace, profile, [cursor time, cursor id], limit.
+    const where = `workspace_id = ${next()} and profile_id = ${next()}`;
+    const cursor = paged ? ` and (created_at, id) < (${next()}, ${next()})` : '';
+    parts.push(
+      `select * from (select id, created_at from events where ${where}${cursor} ` +
+        `order by created_at desc, id desc limit ${next()}) as p${i}`,
+    );
+  }
+  text = parts.join(' union all ');
+  keysSql.set(shape, text);
+  return text;
+}
+
+/** The (created_at, id) of the cursor's event; undefined when there is no cursor, null when it is gone. */
+async function cursorOf(db: Db, workspaceId: string, page: FeedPage) {
+  if (page.cursor === undefined) return undefined;
+  const row = await db
+    .selectFrom('events')
+    .select(['created_at', 'id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', page.cursor)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+interface EventColumns {
+  id: string;
+  type: string;
+  data: string;
+  created_at: string;
+  agent_name: string;
+  profile_id: string;
+}
+
+function newestFirst(a: { created_at: string; id: string }, b: { created_at: string; id: string }): number {
+  return a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1;
+}
+
+/**
+ * The newest events of these profiles after the cursor, newest first. Each profile's events are read from its
+ * own index range (at most `limit` rows each), then merged: the cost follows the number of profiles and the
+ * page, not the number of events in the workspace.
+ */
+export async function listProfileEvents(
+  db: Db,
+  workspaceId: string,
+  profiles: readonly FeedProfile[],
+  page: FeedPage,
+): Promise<EventRow[]> {
+  const after = await cursorOf(db, workspaceId, page);
+  // A cursor that is gone (kept no longer) ends the feed.
+  if (after === null || profiles.length === 0) return [];
+  // First the page's keys, from the index alone (it covers them); then only those rows.
+  const keys: EventKey[] = [];
+  for (let start = 0; start < profiles.length; start += PROFILES_PER_QUERY) {
+    const chunk = profiles.slice(start, start + PROFILES_PER_QUERY);
+    const text = newestKeysSql(isSqlite(db), chunk.length, after !== undefined);
+    const parameters = chunk.flatMap((profile) => [
+      workspaceId,
+      profile.id,
+      ...(after ? [after.created_at, after.id] : []),
+      page.limit,
+    ]);
+    keys.push(...(await db.executeQuery<EventKey>(CompiledQuery.raw(text, parameters))).rows);
+  }
+  const ids = keys
+    .sort(newestFirst)
+    .slice(0, page.limit)
+    .map((key) => key.id);
+  if (ids.length === 0) return [];
+  const rows: EventColumns[] = await db
+    .selectFrom('events')
+    .select(['id', 'type', 'data', 'created_at', 'agent_name', 'profile_id'])
+    .where('id', 'in', ids)
+    .execute();
+  const byId = new Map(profiles.map((profile) => [profile.id, profile]));
+  return rows.sort(newestFirst).map((event) => {
+    const profile = byId.get(event.profile_id)!;
+    return {
+      ...event,
+      profile_type: profile.type,
+      profile_handle: profile.handle,
+      profile_name: profile.name,
+      profile_icon_asset_id: profile.icon_asset_id,
+    };
+  });
+}
+
+const profileColumns = ['id', 'handle', 'name', 'icon_asset_id'] as const;
+
+/**
+ * DESIGN.md 9: what a user's feed follows: their teams, their teams' services and the services they starred (as
+ * far as `scope` may see), minus the profiles they muted for activity.
+ */
+export async function watchedProfiles(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+  scope: ServiceScope,
+): Promise<FeedProfile[]> {
+  const myTeams = db
+    .selectFrom('team_members')
+    .select('team_members.team_id')
+    .where('team_members.workspace_id', '=', workspaceId)
+    .where('team_members.user_id', '=', userId);
+  const muted = db
+    .selectFrom('mutes')
+    .select('mutes.profile_id')
+    .where('mutes.workspace_id', '=', workspaceId)
+    .where('mutes.user_id', '=', userId)
+    .where('mutes.activity', '=', 1);
+  const [teams, services] = await Promise.all([
+    db
+      .selectFrom('teams')
+      .select(profileColumns.map((column) => `teams.${column}` as const))
+      .where('teams.workspace_id', '=', workspaceId)
+      .where('teams.id', 'in', myTeams)
+      .where('teams.id', 'not in', muted)
+      .execute(),
+    db
+      .selectFrom('services')
+      .select(profileColumns.map((column) => `services.${column}` as const))
+      .where('services.workspace_id', '=', workspaceId)
+      .where((eb) =>
+        eb.or([
+          eb('services.owner_team_id', 'in', myTeams),
+          eb(
+            'services.id',
+            'in',
+            eb
+              .selectFrom('stars')
+              .select('stars.service_id')
+              .where('stars.workspace_id', '=', workspaceId)
+              .where('stars.user_id', '=', userId),
+          ),
+        ]),
+      )
+      .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)))
+      .where('services.id', 'not in', muted)
+      .execute(),
+  ]);
+  return [
+    ...teams.map((team) => ({ type: 'team' as const, ...team })),
+    ...services.map((service) => ({ type: 'service' as const, ...service })),
+  ];
+}
+
+/** A team and its services, as far as `scope` may see. */
+export async function teamProfiles(
+  db: Db,
+  workspaceId: string,
+  team: Omit<FeedProfile, 'type'>,
+  scope: ServiceScope,
+): Promise<FeedProfile[]> {
+  const services = await db
+    .selectFrom('services')
+    .select(profileColumns.map((column) => `services.${column}` as const))
+    .where('services.workspace_id', '=', workspaceId)
+    .where('services.owner_team_id', '=', team.id)
+    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)))
+    .execute();
+  return [{ type: 'team', ...team }, ...services.map((service) => ({ type: 'service' as const, ...service }))];
+}
+
+/** What a user did (events they caused), newest first, as far as `scope` may see. */
+export async function listActorEvents(
+  db: Db,
+  workspaceId: string,
+  actorId: string,
+  scope: ServiceScope,
+  page: FeedPage,
+): Promise<EventRow[]> {
+  const after = await cursorOf(db, workspaceId, page);
+  if (after === null) return [];
+  return db
+    .selectFrom('events')
+    .leftJoin('services', (join) =>
+      join.onRef('services.id', '=', 'events.profile_id').on('events.profile_type', '=', 'service'),
+    )
+    .leftJoin('teams', (join) =>
+      join.onRef('teams.id', '=', 'events.profile_id').on('events.profile_type', '=', 'team'),
+    )
+    .where('events.workspace_id', '=', workspaceId)
+    .where('events.actor_id', '=', actorId)
+    .$if(after !== undefined, (qb) =>
+      qb.where((eb) => eb(eb.refTuple('events.created_at', 'events.id'), '<', eb.tuple(after!.created_at, after!.id))),
+    )
+    .where((eb) =>
+      eb.or([
+        eb('teams.id', 'is not', null),
+        scope.all
+          ? eb('services.id', 'is not', null)
+          : eb.and([
+              eb('services.id', 'is not', null),
+              visibleTo(workspaceId, scope)(eb as unknown as ExpressionBuilder<Database, 'services'>),
+            ]),
+      ]),
+    )
+    .select([
+      'events.id',
+      'events.type',
+      'events.data',
+      'events.created_at',
+      'events.agent_name',
+      'events.profile_type',
+      'events.profile_id',
+      (eb) => eb.fn.coalesce('services.handle', 'teams.handle').$notNull().as('profile_handle'),
+      (eb) => eb.fn.coalesce('services.name', 'teams.name').$notNull().as('profile_name'),
+      (eb) => eb.fn.coalesce('services.icon_asset_id', 'teams.icon_asset_id').as('profile_icon_asset_id'),
+    ])
+    .orderBy('events.created_at', 'desc')
+    .orderBy('events.id', 'desc')
+    .limit(page.limit)
+    .execute() as Promise<EventRow[]>;
+}
+
+// ---- notifications ----
+
+export interface NotificationRow extends EventRow {
+  user_id: string;
+  read: number;
+}
+
+/** Notifications with their event and its profile (a service or a team still there), in one workspace or all. */
+function notificationsQuery(db: Db, workspaceId?: string) {
+  return db
+    .selectFrom('notifications')
+    .innerJoin('events', 'events.id', 'notifications.event_id')
+    .leftJoin('services', (join) =>
+      join.onRef('services.id', '=', 'events.profile_id').on('events.profile_type', '=', 'service'),
+    )
+    .leftJoin('teams', (join) =>
+      join.onRef('teams.id', '=', 'events.profile_id').on('events.profile_type', '=', 'team'),
+    )
+    .$if(workspaceId !== undefined, (qb) => qb.where('notifications.workspace_id', '=', workspaceId!))
+    .where((eb) => eb.or([eb('services.id', 'is not', null), eb('teams.id', 'is not', null)]))
+    .select([
+      'notifications.workspace_id',
+      'notifications.user_id',
+      'notifications.read',
+      'events.id',
+      'events.type',
+      'events.data',
+      'events.created_at',
+      'events.agent_name',
+      'events.profile_type',
+      'events.profile_id',
+      (eb) => eb.fn.coalesce('services.handle', 'teams.handle').$notNull().as('profile_handle'),
+      (eb) => eb.fn.coalesce('services.name', 'teams.name').$notNull().as('profile_name'),
+      (eb) => eb.fn.coalesce('services.icon_asset_id', 'teams.icon_asset_id').as('profile_icon_asset_id'),
+    ]);
+}
+
+/** A user's notifications, newest first, after the cursor's (a notification's id is its event's). */
+export async function listNotifications(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+  page: FeedPage,
+): Promise<NotificationRow[]> {
+  let query = notificationsQuery(db, workspaceId).where('notifications.user_id', '=', userId);
+  if (page.cursor !== undefined) {
+    const after = await db
+      .selectFrom('notifications')
+      .select(['created_at', 'event_id'])
+      .where('user_id', '=', userId)
+      .where('event_id', '=', page.cursor)
+      .executeTakeFirst();
+    if (!after) return [];
+    query = query.where((eb) =>
+      eb.or([
+        eb('notifications.created_at', '<', after.created_at),
+        eb.and([
+          eb('notifications.created_at', '=', after.created_at),
+          eb('notifications.event_id', '<', after.event_id),
+        ]),
+      ]),
+    );
+  }
+  return query
+    .orderBy('notifications.created_at', 'desc')
+    .orderBy('notifications.event_id', 'desc')
+    .limit(page.limit)
+    .execute() as Promise<NotificationRow[]>;
+}
+
+/** Notifications newer than `eventId`'s (oldest first): what a resumed stream missed. */
+export async function listNotificationsSince(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+  eventId: string,
+  limit: number,
+): Promise<NotificationRow[]> {
+  const after = await db
+    .selectFrom('notifications')
+    .select(['created_at', 'event_id'])
+    .where('user_id', '=', userId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  if (!after) return [];
+  return notificationsQuery(db, workspaceId)
+    .where('notifications.user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('notifications.created_at', '>', after.created_at),
+        eb.and([
+          eb('notifications.created_at', '=', after.created_at),
+          eb('notifications.event_id', '>', after.event_id),
+        ]),
+      ]),
+    )
+    .orderBy('notifications.created_at', 'asc')
+    .orderBy('notifications.event_id', 'asc')
+    .limit(limit)
+    .execute() as Promise<NotificationRow[]>;
+}
+
+/** The notifications of these events: what open streams are given. */
+export async function notificationsOfEvents(
+  db: Db,
+  eventIds: readonly string[],
+): Promise<(NotificationRow & { workspace_id: string })[]> {
+  if (eventIds.length === 0) return [];
+  return notificationsQuery(db)
+    .where('notifications.event_id', 'in', eventIds)
+    .orderBy('notifications.created_at', 'asc')
+    .execute() as Promise<(NotificationRow & { workspace_id: string })[]>;
+}
+
+export async function countUnread(db: Db, workspaceId: string, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number | string>().as('unread'))
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .where('read', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.unread);
+}
+
+/** Marks the user's notifications read: those of `ids`, or all. */
+export async function markNotificationsRead(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+  ids: readonly string[] | undefined,
+): Promise<number> {
+  if (ids !== undefined && ids.length === 0) return 0;
+  const result = await db
+    .updateTable('notifications')
+    .set({ read: 1 })
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .where('read', '=', 0)
+    .$if(ids !== undefined, (qb) => qb.where('event_id', 'in', ids!))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Retention: events (and their notifications, by cascade) older than `before`. */
+export async function deleteEventsBefore(db: Db, before: string): Promise<number> {
+  await db.deleteFrom('notifications').where('created_at', '<', before).execute();
+  const result = await db.deleteFrom('events').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

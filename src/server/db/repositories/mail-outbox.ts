@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { isSqlite } from '../connect.js';
 import type { MailOutboxRow } from '../schema.js';
+import { claimDue, markFailed, markSent, nextDue } from './outbox.js';
 import type { Db } from './workspaces.js';
 
 /** A mail to queue: ready to send, or a password-reset request the job turns into one. */
@@ -35,76 +35,29 @@ export async function enqueueMail(db: Db, mail: QueuedMail): Promise<void> {
     .execute();
 }
 
-/**
- * Leases up to `limit` due mails to `owner` until `until` and counts the attempt, in one statement. On
- * PostgreSQL the rows are picked FOR UPDATE SKIP LOCKED, so processes claiming at once take different rows;
- * the lease is checked again on the locked row, so a row is never leased twice. SQLite runs one writer.
- */
-export async function claimMail(
-  db: Db,
-  options: { owner: string; now: string; until: string; limit: number },
-): Promise<MailOutboxRow[]> {
-  const { owner, now, until, limit } = options;
-  return db
-    .updateTable('mail_outbox')
-    .set((eb) => ({ lease_owner: owner, lease_until: until, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', (eb) => {
-      const due = eb
-        .selectFrom('mail_outbox')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]))
-        .orderBy('next_attempt_at')
-        .limit(limit);
-      return isSqlite(db) ? due : due.forUpdate().skipLocked();
-    })
-    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]))
-    .returningAll()
-    .execute();
+/** Leases due mails to `owner` (outbox.ts claimDue). */
+export function claimMail(db: Db, options: { owner: string; now: string; until: string; limit: number }) {
+  return claimDue(db, 'mail_outbox', options);
 }
 
 /** When the next mail nobody holds is due (epoch ms), or undefined when none is pending. */
-export async function nextMailDue(db: Db): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('mail_outbox')
-    .select((eb) => eb.fn.min('next_attempt_at').as('next'))
-    .where('status', '=', 'pending')
-    .where('lease_until', 'is', null)
-    .executeTakeFirst();
-  return row?.next ? Date.parse(row.next) : undefined;
+export function nextMailDue(db: Db): Promise<number | undefined> {
+  return nextDue(db, 'mail_outbox');
 }
 
 /** Marks a leased mail sent and forgets its body; false when `owner` no longer held the lease. */
-export async function markMailSent(db: Db, id: string, owner: string, now: string): Promise<boolean> {
-  const result = await db
-    .updateTable('mail_outbox')
-    .set({ status: 'sent', sent_at: now, body: '', lease_owner: null, lease_until: null, last_error: null })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export function markMailSent(db: Db, id: string, owner: string, now: string): Promise<boolean> {
+  return markSent(db, 'mail_outbox', id, owner, now, { body: '' });
 }
 
 /** Records a failed attempt: retried at `retryAt`, or given up for good (and its links forgotten) when null. */
-export async function markMailFailed(
+export function markMailFailed(
   db: Db,
   id: string,
   owner: string,
   failure: { error: string; retryAt: string | null },
 ): Promise<void> {
-  await db
-    .updateTable('mail_outbox')
-    .set({
-      status: failure.retryAt ? 'pending' : 'failed',
-      ...(failure.retryAt ? { next_attempt_at: failure.retryAt } : { body: '' }),
-      last_error: failure.error,
-      lease_owner: null,
-      lease_until: null,
-    })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .execute();
+  return markFailed(db, 'mail_outbox', id, owner, failure, { body: '' });
 }
 
 /** Drops a leased row that needs no mail (a reset request for no account). */

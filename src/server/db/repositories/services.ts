@@ -1,5 +1,6 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Database, ServiceRow, ServicesTable } from '../schema.js';
+import { isSqlite } from '../connect.js';
 import { pageAndCount, type Paged } from './paging.js';
 import { whereSearchTextContains } from './search.js';
 import type { SearchPage } from './users.js';
@@ -232,6 +233,22 @@ export async function updateService(db: Db, workspaceId: string, id: string, pat
  * the same value exactly one changes the row (PostgreSQL re-checks the condition after the row lock; SQLite
  * runs one writer at a time), so the transition log never records a change twice or misses one.
  */
+/** The service's health now; on PostgreSQL the row stays locked until the transaction ends (its change follows). */
+export async function currentServiceHealth(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<ServicesTable['health'] | undefined> {
+  const row = await db
+    .selectFrom('services')
+    .select('health')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .$if(!isSqlite(db), (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  return row?.health;
+}
+
 export async function changeServiceHealth(
   db: Db,
   workspaceId: string,

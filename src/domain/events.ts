@@ -1,0 +1,101 @@
+/**
+ * Events (DESIGN.md section 9): what happened to a service or a team, recorded with the change that caused it.
+ * The kinds, the data each carries, and the sentence a person reads in a feed or a notification. Shared by the
+ * server (which writes and serves them) and the app.
+ */
+import { healthLabel, type Health } from './catalogue.js';
+import type { NoticeType } from './notices.js';
+
+/** Every kind of event, with the data it records (names, not ids, so the sentence outlives renames). */
+export interface EventData {
+  'service.created': Record<string, never>;
+  'service.updated': { fields: string[] };
+  'service.owner_changed': { from: string; to: string };
+  'service.deleted': { name: string; handle: string };
+  'service.health_changed': { health: Health; from?: Health; source?: string };
+  'notice.created': { notice: string; type: NoticeType; title: string; status: string; health?: Health | null };
+  'notice.updated': { notice: string; type: NoticeType; title: string; status: string; health?: Health | null };
+  'page.published': { page: string; type: string; title: string };
+  'check.failing': { check: string; name: string };
+  'check.recovered': { check: string; name: string };
+  'team.created': Record<string, never>;
+  'team.member_added': { user: string; name: string };
+  'team.member_removed': { user: string; name: string };
+}
+
+export type EventType = keyof EventData;
+
+/** Kept this many days unless BEACON_EVENT_RETENTION_DAYS says otherwise. */
+export const EVENT_RETENTION_DAYS = 180;
+
+/** DESIGN.md 9: pages of 20 unless `limit` says otherwise. */
+export const FEED_PAGE_SIZE = 20;
+
+const NOTICE_NAMES: Record<NoticeType, string> = { incident: 'Incident', maintenance: 'Maintenance' };
+
+/** 'in_progress' -> 'In progress'. */
+function words(value: string): string {
+  const text = value.replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** 'name', 'description', 'links' -> 'name, description and links'. */
+function listOf(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function isHealth(value: unknown): value is Health {
+  return typeof value === 'string' && ['good', 'maintenance', 'warning', 'error', 'critical'].includes(value);
+}
+
+/**
+ * The sentence a person reads for an event, e.g. 'Health changed from Good to Critical'. Data recorded by an
+ * older version may lack a field: the sentence then says less rather than fail.
+ */
+export function eventTitle(type: string, data: Record<string, unknown>): string {
+  const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : '');
+  switch (type as EventType) {
+    case 'service.created':
+      return 'Service created';
+    case 'service.updated': {
+      const fields = Array.isArray(data.fields) ? data.fields.filter((f) => typeof f === 'string') : [];
+      return fields.length > 0 ? `Updated ${listOf(fields.map((f) => f.replace(/_/g, ' ')))}` : 'Service updated';
+    }
+    case 'service.owner_changed':
+      return `Owner changed from ${text('from')} to ${text('to')}`;
+    case 'service.deleted':
+      return `Service ${text('name')} deleted`;
+    case 'service.health_changed': {
+      const to = isHealth(data.health) ? healthLabel(data.health) : 'unknown';
+      return isHealth(data.from) ? `Health changed from ${healthLabel(data.from)} to ${to}` : `Health changed to ${to}`;
+    }
+    case 'notice.created': {
+      const kind = text('type') === 'maintenance' ? 'Maintenance scheduled' : 'Incident reported';
+      return `${kind}: ${text('title')}`;
+    }
+    case 'notice.updated': {
+      const kind = NOTICE_NAMES[text('type') as NoticeType] ?? 'Notice';
+      return `${kind} ${text('title')}: ${words(text('status'))}`;
+    }
+    case 'page.published':
+      return `${words(text('type') || 'page')} published: ${text('title')}`;
+    case 'check.failing':
+      return `Health check ${text('name')} is failing`;
+    case 'check.recovered':
+      return `Health check ${text('name')} recovered`;
+    case 'team.created':
+      return 'Team created';
+    case 'team.member_added':
+      return `${text('name')} joined the team`;
+    case 'team.member_removed':
+      return `${text('name')} left the team`;
+    default:
+      return words(type.replace(/\./g, ' '));
+  }
+}
+
+/** A notification's message: whose event it is and what happened. */
+export function notificationMessage(profileName: string, title: string): string {
+  return `${profileName}: ${title}`;
+}

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
+import type { Notification } from '../contract/feeds.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { Mailer } from './integrations/smtp.js';
 import type { CallerCache, VerifiedTokens } from './services/caller-cache.js';
-import type { LiveEvents } from './services/live-events.js';
 import type { SecretBox } from './services/secret-box.js';
 
 /** What every service needs: the database, the settings, mail and a clock (tests may move time). */
@@ -18,7 +18,7 @@ export interface ServerContext {
   /** Seals and opens secrets from vendors (DESIGN.md 11). */
   secretBox: SecretBox;
   /** Open event streams and what reaches them (DESIGN.md 9). */
-  live: LiveEvents;
+  live: LiveEventsHub;
   tokens: VerifiedTokens;
   now(): Date;
   /** Set while this process runs the shared runner: reloads the checks at once after an API change. */
@@ -29,4 +29,21 @@ export interface ServerContext {
 
 export function isoNow(ctx: Pick<ServerContext, 'now'>, offsetSeconds = 0): string {
   return new Date(ctx.now().getTime() + offsetSeconds * 1000).toISOString();
+}
+
+/** Open event streams and the announcements that reach them (services/live-events.ts implements it). */
+export interface LiveEventsHub {
+  subscribe(workspaceId: string, userId: string, listener: StreamListener): () => void;
+  onChatQueued(wake: () => void): () => void;
+  closeStreams(): void;
+  close(): Promise<void>;
+  readonly openStreams: number;
+}
+
+/** What an open stream is told. */
+export interface StreamListener {
+  notification(notification: Notification): void;
+  unread(count: number): void;
+  /** The server is shutting down: end the response. */
+  close(): void;
 }

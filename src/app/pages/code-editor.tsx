@@ -1,16 +1,12 @@
 import { InputTextarea } from 'primereact/inputtextarea';
 import { lazy, Suspense } from 'react';
 
+// The props' type comes from the lazy module without loading it.
+import type { CodeEditorProps } from './codemirror-editor.js';
+
 const CodeMirrorEditor = lazy(() => import('./codemirror-editor.js'));
 
-export interface CodeEditorProps {
-  id: string;
-  label: string;
-  value: string;
-  language: 'markdown' | 'yaml';
-  placeholder?: string;
-  onChange(value: string): void;
-}
+export type { CodeEditorProps };
 
 /** Spec 2.1: on mobile browsers the editor is a plain text area. */
 export function isMobileAgent(userAgent = typeof navigator === 'undefined' ? '' : navigator.userAgent): boolean {

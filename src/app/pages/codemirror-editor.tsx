@@ -4,7 +4,16 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, placeholder as placeholderText } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
-import type { CodeEditorProps } from './code-editor.js';
+
+/** What either editor takes (the plain one of code-editor.tsx, or this one). */
+export interface CodeEditorProps {
+  id: string;
+  label: string;
+  value: string;
+  language: 'markdown' | 'yaml';
+  placeholder?: string;
+  onChange(value: string): void;
+}
 
 /** CodeMirror 6 for markdown or YAML; the value is the editor's own until the screen hands it another one. */
 export default function CodeMirrorEditor({ id, label, value, language, placeholder, onChange }: CodeEditorProps) {

@@ -7,18 +7,10 @@
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Notification } from '../../contract/feeds.js';
+import type { LiveEventsHub, StreamListener } from '../context.js';
 import { countUnread, EVENTS_CHANNEL, localAnnouncements, notificationsOfEvents } from '../db/repositories/events.js';
 import type { Db } from '../db/repositories/workspaces.js';
 import { toNotification } from './feeds.js';
-
-/** What an open stream is told. */
-export interface StreamListener {
-  notification(notification: Notification): void;
-  unread(count: number): void;
-  /** The server is shutting down: end the response. */
-  close(): void;
-}
 
 export interface LiveEventsOptions {
   db: Db;
@@ -30,7 +22,7 @@ export interface LiveEventsOptions {
 const RECONNECT_MS = [250, 1000, 5000];
 const key = (workspaceId: string, userId: string) => `${workspaceId} ${userId}`;
 
-export class LiveEvents {
+export class LiveEvents implements LiveEventsHub {
   private readonly streams = new Map<string, Set<StreamListener>>();
   private readonly pendingEvents = new Set<string>();
   private readonly pendingUnread = new Set<string>();

@@ -108,6 +108,17 @@ describe('events written with their changes', () => {
     expect(titles(await feed(carol, '/api/teams/search/public-feed')).some((t) => t.startsWith('temp:'))).toBe(false);
   });
 
+  it('records a member leaving the team, by who removed them', async () => {
+    const frank = await addMember(server, owner, 'frank');
+    expect((await call(alice, 'POST', '/api/teams/payments/members', { user: { id: frank.id } })).statusCode).toBe(201);
+    expect((await call(alice, 'DELETE', `/api/teams/payments/members/${frank.handle}`)).statusCode).toBe(204);
+    const [left, joined] = await feed(bob, '/api/teams/payments/public-feed?limit=2');
+    expect([left, joined].map((event) => [event!.title, event!.agent_name]).sort()).toEqual([
+      ['User frank joined the team', 'User alice'],
+      ['User frank left the team', 'User alice'],
+    ]);
+  });
+
   it('writes nothing when the change fails', async () => {
     const before = await feed(owner, '/api/teams/payments/public-feed');
     expect(

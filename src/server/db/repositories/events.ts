@@ -441,6 +441,43 @@ function notificationsQuery(db: Db, workspaceId?: string) {
     ]);
 }
 
+/** Where a notification stands in its user's list: (created_at, event id), or undefined when it is gone. */
+function notificationKey(db: Db, userId: string, eventId: string) {
+  return db
+    .selectFrom('notifications')
+    .select(['created_at', 'event_id'])
+    .where('user_id', '=', userId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+}
+
+/** A user's notifications past `key`: older ones newest first (a page), or newer ones oldest first (a resume). */
+function notificationsBeside(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+  key: { created_at: string; event_id: string } | undefined,
+  direction: 'older' | 'newer',
+  limit: number,
+): Promise<NotificationRow[]> {
+  const order = direction === 'older' ? 'desc' : 'asc';
+  return notificationsQuery(db, workspaceId)
+    .where('notifications.user_id', '=', userId)
+    .$if(key !== undefined, (qb) =>
+      qb.where((eb) =>
+        eb(
+          eb.refTuple('notifications.created_at', 'notifications.event_id'),
+          direction === 'older' ? '<' : '>',
+          eb.tuple(key!.created_at, key!.event_id),
+        ),
+      ),
+    )
+    .orderBy('notifications.created_at', order)
+    .orderBy('notifications.event_id', order)
+    .limit(limit)
+    .execute() as Promise<NotificationRow[]>;
+}
+
 /** A user's notifications, newest first, after the cursor's (a notification's id is its event's). */
 export async function listNotifications(
   db: Db,
@@ -448,30 +485,10 @@ export async function listNotifications(
   userId: string,
   page: FeedPage,
 ): Promise<NotificationRow[]> {
-  let query = notificationsQuery(db, workspaceId).where('notifications.user_id', '=', userId);
-  if (page.cursor !== undefined) {
-    const after = await db
-      .selectFrom('notifications')
-      .select(['created_at', 'event_id'])
-      .where('user_id', '=', userId)
-      .where('event_id', '=', page.cursor)
-      .executeTakeFirst();
-    if (!after) return [];
-    query = query.where((eb) =>
-      eb.or([
-        eb('notifications.created_at', '<', after.created_at),
-        eb.and([
-          eb('notifications.created_at', '=', after.created_at),
-          eb('notifications.event_id', '<', after.event_id),
-        ]),
-      ]),
-    );
-  }
-  return query
-    .orderBy('notifications.created_at', 'desc')
-    .orderBy('notifications.event_id', 'desc')
-    .limit(page.limit)
-    .execute() as Promise<NotificationRow[]>;
+  const key = page.cursor === undefined ? undefined : await notificationKey(db, userId, page.cursor);
+  // A cursor that is gone (kept no longer) ends the list.
+  if (page.cursor !== undefined && !key) return [];
+  return notificationsBeside(db, workspaceId, userId, key, 'older', page.limit);
 }
 
 /** Notifications newer than `eventId`'s (oldest first): what a resumed stream missed. */
@@ -482,28 +499,9 @@ export async function listNotificationsSince(
   eventId: string,
   limit: number,
 ): Promise<NotificationRow[]> {
-  const after = await db
-    .selectFrom('notifications')
-    .select(['created_at', 'event_id'])
-    .where('user_id', '=', userId)
-    .where('event_id', '=', eventId)
-    .executeTakeFirst();
-  if (!after) return [];
-  return notificationsQuery(db, workspaceId)
-    .where('notifications.user_id', '=', userId)
-    .where((eb) =>
-      eb.or([
-        eb('notifications.created_at', '>', after.created_at),
-        eb.and([
-          eb('notifications.created_at', '=', after.created_at),
-          eb('notifications.event_id', '>', after.event_id),
-        ]),
-      ]),
-    )
-    .orderBy('notifications.created_at', 'asc')
-    .orderBy('notifications.event_id', 'asc')
-    .limit(limit)
-    .execute() as Promise<NotificationRow[]>;
+  const key = await notificationKey(db, userId, eventId);
+  if (!key) return [];
+  return notificationsBeside(db, workspaceId, userId, key, 'newer', limit);
 }
 
 /** The notifications of these events: what open streams are given. */

@@ -52,6 +52,7 @@ const TeamsScreen = screen(['/teams'], () => import('./teams/teams-screen.js'));
 const CreateTeamScreen = screen(['/teams/new', '/teams/:id/teams/new'], () => import('./teams/create-team-screen.js'));
 const TeamScreen = screen(['/teams/:id/*'], () => import('./teams/team-screen.js'));
 const AdminScreen = screen(['/admin', '/admin/*'], () => import('./admin/admin-screen.js'));
+const BillingScreen = screen(['/billing', '/billing/*'], () => import('./billing/billing-screen.js'));
 const SlackWorkspaceCallback = screen(
   ['/callbacks/slack-workspaces'],
   () => import('./admin/slack-workspace-callback.js'),
@@ -107,6 +108,7 @@ function MainArea() {
                     <Route path="/teams/:id/services/new" element={<CreateServiceScreen />} />
                     <Route path="/teams/:id/*" element={<TeamScreen />} />
                     <Route path="/admin/*" element={<AdminScreen />} />
+                    <Route path="/billing/*" element={<BillingScreen />} />
                     <Route path="*" element={<NotFound />} />
                   </Routes>
                 </Suspense>

@@ -77,6 +77,26 @@ export type HealthCheckCreate = z.infer<typeof healthCheckCreate>;
 export const healthCheckUpdate = z.strictObject(fields);
 export type HealthCheckUpdate = z.infer<typeof healthCheckUpdate>;
 
+/** Aggregates report query: a range and a bucket size (DESIGN.md 4a). */
+export const aggregateReportQuery = z.strictObject({
+  from: isoTime.optional(),
+  to: isoTime.optional(),
+  bucket: z.enum(['minute', 'hour', 'day']).default('hour'),
+});
+
+/** One bucket of a check's results: probes, failures and the latency (ms) of the successful ones. */
+export const healthCheckAggregate = z
+  .object({
+    /** The bucket's start, ISO time. */
+    time: z.string(),
+    probes: z.number().int(),
+    failures: z.number().int(),
+    p50: z.number().int().nullable(),
+    p95: z.number().int().nullable(),
+    max: z.number().int().nullable(),
+  })
+  .meta({ id: 'HealthCheckAggregate' });
+
 export const healthCheckResult = z
   .object({
     /** Duration in ms. */

@@ -35,6 +35,7 @@ import { dependencyRoutes } from './routes/dependencies.js';
 import { feedRoutes } from './routes/feeds.js';
 import { pageRoutes } from './routes/pages.js';
 import { slackRoutes } from './routes/slack.js';
+import { billingRoutes } from './routes/billing.js';
 import { ssoRoutes } from './routes/sso.js';
 import { serviceRoutes } from './routes/services.js';
 import { sessionRoutes } from './routes/session.js';
@@ -145,7 +146,19 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     global: true,
     // Over plain HTTP (a local install) HSTS and upgrading requests to https would break the app.
     hsts: https,
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: https ? [] : null } },
+    contentSecurityPolicy: {
+      directives: {
+        upgradeInsecureRequests: https ? [] : null,
+        // Billing's card form is Stripe.js with its iframes (3-D Secure on hooks.stripe.com), only when billing is on.
+        ...(ctx.config.stripe
+          ? {
+              scriptSrc: ["'self'", 'https://js.stripe.com'],
+              frameSrc: ["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com'],
+              connectSrc: ["'self'", 'https://api.stripe.com'],
+            }
+          : {}),
+      },
+    },
   });
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: ctx.config.maxUploadBytes, files: 1, fields: 5 } });
@@ -193,6 +206,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       await api.register(pageRoutes(ctx));
       await api.register(slackRoutes(ctx));
       await api.register(ssoRoutes(ctx));
+      await api.register(billingRoutes(ctx));
     },
     { prefix: '/api' },
   );

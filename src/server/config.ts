@@ -38,8 +38,8 @@ export interface Config {
   sharedRunner: boolean;
   /** Let the shared runner probe private, loopback and link-local addresses (demos, single-host setups). */
   allowPrivateTargets: boolean;
-  /** Raw health-check results older than this are deleted. */
-  resultRetentionDays: number;
+  /** Raw health-check results older than this are deleted (their aggregates stay: domain/check-aggregates.ts). */
+  resultRetentionHours: number;
   /** Days events (and their notifications) are kept (DESIGN.md 9). */
   eventRetentionDays: number;
   /** PostgreSQL: how long a query waits for a connection before failing (503) while the database is away. */
@@ -50,6 +50,8 @@ export interface Config {
   drainMs: number;
   /** Slack (DESIGN.md 11): on when the Slack app's client id and secret are set. */
   slack: SlackConfig | null;
+  /** Stripe billing (DESIGN.md 11): on when the secret key is set; off, nothing is limited. */
+  stripe: StripeConfig | null;
   /** The AES-256-GCM key for secrets from vendors (base64 or hex, 32 bytes); else one kept in the data dir. */
   encryptionKey: string | undefined;
 }
@@ -73,6 +75,29 @@ function slackConfig(env: NodeJS.ProcessEnv): SlackConfig | null {
     clientSecret,
     apiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`,
     authorizeUrl: env.BEACON_SLACK_AUTHORIZE_URL?.trim() || 'https://slack.com/oauth/v2/authorize',
+  };
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  /** Handed to the browser for Stripe.js. */
+  publishableKey: string;
+  /** Checks the signature of Stripe's webhooks; without it every webhook is refused. */
+  webhookSecret: string | null;
+  /** Stripe's API origin (a local stand-in in tests). */
+  apiUrl: URL;
+}
+
+function stripeConfig(env: NodeJS.ProcessEnv): StripeConfig | null {
+  const secretKey = env.BEACON_STRIPE_SECRET_KEY?.trim();
+  if (!secretKey) return null;
+  const publishableKey = env.BEACON_STRIPE_PUBLISHABLE_KEY?.trim();
+  if (!publishableKey) throw new Error('BEACON_STRIPE_PUBLISHABLE_KEY must be set with BEACON_STRIPE_SECRET_KEY');
+  return {
+    secretKey,
+    publishableKey,
+    webhookSecret: env.BEACON_STRIPE_WEBHOOK_SECRET?.trim() || null,
+    apiUrl: new URL(env.BEACON_STRIPE_API_URL?.trim() || 'https://api.stripe.com'),
   };
 }
 
@@ -133,12 +158,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.BEACON_TRUST_PROXY),
     sharedRunner: env.BEACON_SHARED_RUNNER !== '0',
     allowPrivateTargets: env.BEACON_ALLOW_PRIVATE_TARGETS === '1',
-    resultRetentionDays: integer(env.BEACON_RESULT_RETENTION_DAYS, 7, 'BEACON_RESULT_RETENTION_DAYS'),
+    resultRetentionHours: integer(env.BEACON_RESULT_RETENTION_HOURS, 48, 'BEACON_RESULT_RETENTION_HOURS'),
     eventRetentionDays: integer(env.BEACON_EVENT_RETENTION_DAYS, EVENT_RETENTION_DAYS, 'BEACON_EVENT_RETENTION_DAYS'),
     dbConnectTimeoutMs: integer(env.BEACON_DB_CONNECT_TIMEOUT_MS, 5000, 'BEACON_DB_CONNECT_TIMEOUT_MS'),
     sqliteBusyTimeoutMs: integer(env.BEACON_DB_BUSY_TIMEOUT_MS, 5000, 'BEACON_DB_BUSY_TIMEOUT_MS'),
     drainMs: integer(env.BEACON_DRAIN_MS, 5000, 'BEACON_DRAIN_MS'),
     slack: slackConfig(env),
+    stripe: stripeConfig(env),
     encryptionKey: env.BEACON_ENCRYPTION_KEY?.trim() || undefined,
   };
 }

@@ -30,6 +30,9 @@ describe('migrations', () => {
         '013-pages',
         '014-slack',
         '015-sso',
+        '016-billing',
+        '017-check-aggregates',
+        '018-service-counts',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -237,6 +237,13 @@ describe('the runner agent protocol', () => {
 
     await send([{ check_id: checkId, start: start(1), time: 7, success: true, status: 200 }]);
     expect(json<{ health: string }>(await call(bob, 'GET', '/api/services/gateway')).health).toBe('good');
+    // Each batch went into the check's aggregates too (issue 18).
+    const days = json<Array<{ probes: number; failures: number; max: number | null }>>(
+      await call(bob, 'GET', `/api/health-checks/${checkId}/reports/health-check-aggregates?bucket=day`),
+    );
+    expect(days.reduce((sum, day) => sum + day.probes, 0)).toBe(4);
+    expect(days.reduce((sum, day) => sum + day.failures, 0)).toBe(2);
+    expect(Math.max(...days.map((day) => day.max ?? 0))).toBe(12);
   });
 
   it('validates result batches', async () => {

@@ -33,6 +33,7 @@ const UNAUTHENTICATED = new Set([
   'GET /api/sso/:provider/login',
   'POST /api/sso/:provider/acs',
   'GET /api/sso/:provider/slo',
+  'POST /api/stripe/webhook',
 ]);
 
 let server: TestServer;
@@ -108,6 +109,9 @@ describe('route scopes', () => {
       ['GET', '/api/events/stream'],
       ['GET', '/api/pages/actions/export'],
       ['GET', '/api/slack/settings'],
+      ['GET', '/api/account'],
+      ['GET', '/api/account/invoices'],
+      ['POST', '/api/account/subscriptions/actions/cancel-subscription', {}],
       ['GET', '/api/sso-providers'],
       ['POST', '/api/sso-providers', { handle: 'x-idp', name: 'X' }],
       ['GET', '/api/slack-workspaces'],

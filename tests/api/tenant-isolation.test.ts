@@ -9,6 +9,7 @@ import {
 } from '../support/server.js';
 import { multipart, tinyPng } from '../support/images.js';
 import { pathOf, type Operation } from '../../src/contract/operation.js';
+import { billingOperations } from '../../src/contract/operations/billing.js';
 import { pageOperations, sectionPageOperations } from '../../src/contract/operations/pages.js';
 
 /**
@@ -290,6 +291,11 @@ const SCOPED: Probe[] = [
     route: '/api/health-checks/:id/reports/health-check-results',
     url: (b) => `/api/health-checks/${b.checkId}/reports/health-check-results`,
   },
+  {
+    method: 'GET',
+    route: '/api/health-checks/:id/reports/health-check-aggregates',
+    url: (b) => `/api/health-checks/${b.checkId}/reports/health-check-aggregates`,
+  },
   // Notices.
   { method: 'GET', route: '/api/services/:service/notices', url: (b) => `${svc(b)}/notices` },
   {
@@ -422,6 +428,24 @@ SCOPED.push(
     })),
 );
 
+// Billing: the account and every subscription action, on B's host (tests/api/billing.test.ts has the rest).
+SCOPED.push(
+  ...Object.values<Operation>(billingOperations).map((operation): Probe => ({
+    method: operation.method,
+    route: `/api${operation.path}`,
+    url: () => `/api${operation.path}`,
+    payload: () =>
+      [
+        {},
+        { plan: 'team', payment_method_id: 'pm_card_visa', quantity: 2 },
+        { plan: 'team', quantity: 2 },
+        { payment_method_id: 'pm_card_visa' },
+        { id: 'pm_card_visa' },
+        { invoice_id: 'in_1', payment_method_id: 'pm_card_visa' },
+      ].find((body) => operation.body?.safeParse(body).success) ?? {},
+  })),
+);
+
 /** Routes that need no token: they are public or authenticate otherwise (tested in their own files). */
 const PUBLIC_ROUTES = [
   'GET /api/healthz',
@@ -442,6 +466,8 @@ const PUBLIC_ROUTES = [
   'GET /api/sso/:provider/login',
   'POST /api/sso/:provider/acs',
   'GET /api/sso/:provider/slo',
+  // Stripe's webhook: no token, its signature instead (tests/api/billing.test.ts).
+  'POST /api/stripe/webhook',
   // The web app's pages and files (public; the app asks the API for everything else).
   'GET /',
   'GET /index.html',

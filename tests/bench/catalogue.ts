@@ -1,16 +1,18 @@
 /**
- * `npm run bench:catalogue`: with 10,000 services, 500 teams and 2,000 users, GET /api/search/services (36 per
- * page, with and without q), GET /api/services/{handle} and GET /api/search/teams, each against a bare
- * Fastify route serving the same bytes (see harness.ts for the settings).
+ * `npm run bench:catalogue`: with 10,000 services (BENCH_SERVICES), 500 teams and 2,000 users, the point reads
+ * GET /api/services/{h}, /api/users/{h}, /api/teams/{h} and the pages GET /api/search/services (36 per page,
+ * with and without q), /api/search/teams, /api/search/users and /api/teams/{t}/services, each against a bare
+ * Fastify route serving the same bytes (see harness.ts for the settings; BENCH_PROFILE=1 prints where the
+ * server's time goes).
  */
 import { randomUUID } from 'node:crypto';
 import { HEALTHS, STAGES, VISIBILITIES } from '../../src/domain/catalogue.js';
-import { insertInBatches, runBench } from './harness.js';
+import { insertInBatches, positiveNumber, runBench } from './harness.js';
 import { LAST_NAMES, seedUsers } from './seed-users.js';
 
 const USERS = 2000;
 const TEAMS = 500;
-const SERVICES = 10_000;
+const SERVICES = positiveNumber(process.env.BENCH_SERVICES, 10_000, 'BENCH_SERVICES');
 // prettier-ignore
 const NOUNS = ['payments', 'search', 'billing', 'ledger', 'gateway', 'catalog', 'inventory', 'identity', 'mailer', 'reports', 'pricing', 'checkout', 'profile', 'media', 'events', 'audit', 'scheduler', 'export', 'import', 'ranking'];
 // prettier-ignore
@@ -77,11 +79,17 @@ await runBench(
       };
     });
     await insertInBatches(ctx, 'services', services, 100);
+    // Issue 18: point reads at a ratio of at least 0.5, pages and searches at least 0.25.
+    const pages = 0.25;
     return [
-      { name: 'search services', path: '/api/search/services?limit=36&cursor=0' },
-      { name: 'search services q', path: '/api/search/services?limit=36&cursor=0&q=billing' },
-      { name: 'get service', path: `/api/services/${services[SERVICES / 2 + 1]!.handle}` },
-      { name: 'search teams', path: '/api/search/teams?limit=20&cursor=0' },
+      { name: 'get service', path: `/api/services/${services[Math.floor(SERVICES / 2) + 1]!.handle}` },
+      { name: 'get user', path: `/api/users/${users[USERS / 2]!.handle}` },
+      { name: 'get team', path: `/api/teams/${teams[TEAMS / 2]!.handle}` },
+      { name: 'search services', path: '/api/search/services?limit=36&cursor=0', targetRatio: pages },
+      { name: 'search services q', path: '/api/search/services?limit=36&cursor=0&q=billing', targetRatio: pages },
+      { name: 'search teams', path: '/api/search/teams?limit=20&cursor=0', targetRatio: pages },
+      { name: 'search users', path: '/api/search/users?limit=20&cursor=0', targetRatio: pages },
+      { name: 'team services', path: `/api/teams/${teams[1]!.handle}/services?limit=20&cursor=0`, targetRatio: pages },
     ];
   },
 );

@@ -5,8 +5,12 @@
  * Then GET /api/services/{handle}/reports/service-health-daily over 90 days for a service with a year of
  * transitions (one every 20 minutes): p50/p99 of 500 sequential requests through the real app.
  *
- * Settings: BENCH_CHECKS (10000), BENCH_CHECK_SECONDS (measured seconds, 120), BENCH_ENGINES, and
- * BEACON_TEST_DATABASE_URL (see README.md here).
+ * Then what the results cost: bytes on disk per result row and per aggregate row, per check and day, and the
+ * time of the retention job deleting the raw results of the run (issue 18).
+ *
+ * Settings: BENCH_CHECKS (10000), BENCH_FREQUENCY (seconds between probes of a check, 15), BENCH_CHECK_SECONDS
+ * (measured seconds, 120), BENCH_ENGINES, and BEACON_TEST_DATABASE_URL (see README.md here). The issue's
+ * profile: BENCH_CHECKS=100000 BENCH_FREQUENCY=60.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -17,14 +21,16 @@ import { closeContext, createContext } from '../../src/server/bootstrap.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { isSqlite } from '../../src/server/db/connect.js';
+import { pruneCheckResults } from '../../src/server/jobs/result-retention.js';
 import { startSharedRunner } from '../../src/server/jobs/shared-runner.js';
+import { AGGREGATE_RETENTION_DAYS } from '../../src/domain/check-aggregates.js';
 import { closeSharedAgents } from '../../src/runner/probe.js';
 import { freshDatabase, type TestEngine } from '../support/database.js';
 import { DOMAIN, enginesToRun, insertInBatches, positiveNumber, registerAndLogIn } from './harness.js';
 
 const CHECKS = positiveNumber(process.env.BENCH_CHECKS, 10_000, 'BENCH_CHECKS');
 const SECONDS = positiveNumber(process.env.BENCH_CHECK_SECONDS, 120, 'BENCH_CHECK_SECONDS');
-const FREQUENCY = 15;
+const FREQUENCY = positiveNumber(process.env.BENCH_FREQUENCY, 15, 'BENCH_FREQUENCY');
 const SERVICES = 100;
 const REPORT_REQUESTS = 500;
 const TARGET_LAG_P99_MS = 1000;
@@ -93,6 +99,8 @@ async function seedChecks(ctx: ServerContext, workspaceId: string, targetPort: n
 interface RunnerFigures {
   probesPerSecond: number;
   resultsPerSecond: number;
+  /** Probes started minus results written over the whole run (after the runner stopped and flushed). */
+  lost: number;
   lag: { p50: number; p99: number; max: number };
   cpuPercent: number;
   rssMb: number;
@@ -100,9 +108,11 @@ interface RunnerFigures {
 
 async function measureRunner(ctx: ServerContext): Promise<RunnerFigures> {
   let measuring = false;
+  let started = 0;
   const lags: number[] = [];
   const runner = startSharedRunner(ctx, {
     onStart: (lag) => {
+      started++;
       if (measuring) lags.push(lag);
     },
   });
@@ -121,22 +131,24 @@ async function measureRunner(ctx: ServerContext): Promise<RunnerFigures> {
   const resultsBefore = await count();
   measuring = true;
   const cpuBefore = process.cpuUsage();
-  const started = Date.now();
+  const since = Date.now();
   let rss = process.memoryUsage().rss;
   console.log(`  measuring for ${SECONDS} s...`);
-  while (Date.now() - started < SECONDS * 1000) {
+  while (Date.now() - since < SECONDS * 1000) {
     await sleep(1000);
     rss = Math.max(rss, process.memoryUsage().rss);
   }
   measuring = false;
-  const elapsed = (Date.now() - started) / 1000;
+  const elapsed = (Date.now() - since) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
+  const resultsAtEnd = await count();
   await runner.stop();
   const resultsAfter = await count();
   lags.sort((a, b) => a - b);
   return {
     probesPerSecond: lags.length / elapsed,
-    resultsPerSecond: (resultsAfter - resultsBefore) / elapsed,
+    resultsPerSecond: (resultsAtEnd - resultsBefore) / elapsed,
+    lost: started - resultsAfter,
     lag: { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) ?? NaN },
     cpuPercent: ((cpu.user + cpu.system) / 1000 / (elapsed * 1000)) * 100,
     rssMb: rss / 1024 / 1024,
@@ -185,6 +197,74 @@ async function measureReport(
   return { transitions: transitions.length, p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
+interface StorageFigures {
+  resultRows: number;
+  bytesPerResult: number;
+  aggregateRows: number;
+  bytesPerAggregate: number;
+  /** One check's rows written in a day at BENCH_FREQUENCY, and what the retention windows keep of them. */
+  perCheckDayKb: number;
+  perCheckKeptKb: number;
+  retention: { ms: number; deleted: number };
+}
+
+/** Bytes of a table with its indexes: PostgreSQL's own count; SQLite's dbstat pages of the table and its indexes. */
+async function tableBytes(ctx: ServerContext, table: string): Promise<number> {
+  const db = ctx.database.db;
+  if (isSqlite(db)) {
+    const { rows } = await sql<{ bytes: number }>`
+      select coalesce(sum(pgsize), 0) as bytes from dbstat
+      where name = ${table} or name in (select name from sqlite_master where type = 'index' and tbl_name = ${table})`.execute(
+      db,
+    );
+    return Number(rows[0]?.bytes ?? 0);
+  }
+  const { rows } = await sql<{ bytes: string }>`select pg_total_relation_size(${table}::regclass) as bytes`.execute(db);
+  return Number(rows[0]?.bytes ?? 0);
+}
+
+async function measureStorage(ctx: ServerContext): Promise<StorageFigures> {
+  const db = ctx.database.db;
+  await sql.raw(isSqlite(db) ? 'analyze' : 'vacuum analyze').execute(db);
+  const rows = async (table: 'health_check_results' | 'health_check_aggregates') =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const resultRows = await rows('health_check_results');
+  const aggregateRows = await rows('health_check_aggregates');
+  const bytesPerResult = (await tableBytes(ctx, 'health_check_results')) / Math.max(1, resultRows);
+  const bytesPerAggregate = (await tableBytes(ctx, 'health_check_aggregates')) / Math.max(1, aggregateRows);
+  const resultsPerDay = 86_400 / FREQUENCY;
+  const minutesPerDay = 1440;
+  const hoursPerDay = 24;
+  const perCheckDay = resultsPerDay * bytesPerResult + (minutesPerDay + hoursPerDay) * bytesPerAggregate;
+  const kept =
+    resultsPerDay * bytesPerResult * (ctx.config.resultRetentionHours / 24) +
+    minutesPerDay * bytesPerAggregate * AGGREGATE_RETENTION_DAYS.minute +
+    hoursPerDay * bytesPerAggregate * AGGREGATE_RETENTION_DAYS.hour;
+  // The retention job as the runner runs it, with the clock moved past the raw window: every raw row goes.
+  const realNow = ctx.now;
+  ctx.now = () => new Date(Date.now() + (ctx.config.resultRetentionHours + 1) * 3_600_000);
+  const started = process.hrtime.bigint();
+  const pruned = await pruneCheckResults(ctx);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  ctx.now = realNow;
+  return {
+    resultRows,
+    bytesPerResult,
+    aggregateRows,
+    bytesPerAggregate,
+    perCheckDayKb: perCheckDay / 1024,
+    perCheckKeptKb: kept / 1024,
+    retention: { ms, deleted: pruned.results },
+  };
+}
+
 async function benchEngine(engine: TestEngine) {
   console.log(`\n${engine}: seeding ${CHECKS} checks...`);
   const database = await freshDatabase(engine);
@@ -203,9 +283,10 @@ async function benchEngine(engine: TestEngine) {
     const { token, workspaceId } = await registerAndLogIn(app, ctx, `${DOMAIN}.localhost`);
     await seedChecks(ctx, workspaceId, target.port);
     const runner = await measureRunner(ctx);
+    const storage = await measureStorage(ctx);
     const report = await measureReport(ctx, app, token);
     await app.close();
-    return { engine, runner, report };
+    return { engine, runner, storage, report };
   } finally {
     target.child.kill();
     await closeSharedAgents();
@@ -222,13 +303,25 @@ console.log(
   `\nShared runner: ${CHECKS} checks every ${FREQUENCY} s, ${SECONDS} s measured (targets: lag p99 < ${TARGET_LAG_P99_MS} ms, CPU < ${TARGET_CPU} % of one core)`,
 );
 console.log(
-  '| engine | probes/s | results written/s | lag p50 ms | lag p99 ms | lag max ms | CPU % of a core | peak RSS MB | verdict |',
+  '| engine | probes/s | results written/s | lost | lag p50 ms | lag p99 ms | lag max ms | CPU % of a core | peak RSS MB | verdict |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|');
+for (const { engine, runner } of results) {
+  const ok = runner.lag.p99 < TARGET_LAG_P99_MS && runner.cpuPercent < TARGET_CPU && runner.lost === 0;
+  console.log(
+    `| ${engine} | ${fixed(runner.probesPerSecond)} | ${fixed(runner.resultsPerSecond)} | ${runner.lost} | ${fixed(runner.lag.p50)} | ${fixed(runner.lag.p99)} | ${fixed(runner.lag.max)} | ${fixed(runner.cpuPercent)} | ${fixed(runner.rssMb)} | ${ok ? 'PASS' : 'FAIL'} |`,
+  );
+}
+console.log(
+  `\nResults on disk (raw kept BEACON_RESULT_RETENTION_HOURS, minute aggregates ${AGGREGATE_RETENTION_DAYS.minute} d, hour aggregates ${AGGREGATE_RETENTION_DAYS.hour} d) and the retention job deleting the run's raw results`,
+);
+console.log(
+  '| engine | raw rows | bytes/raw row | aggregate rows | bytes/aggregate row | KB per check per day | KB kept per check | retention ms | rows deleted |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|');
-for (const { engine, runner } of results) {
-  const ok = runner.lag.p99 < TARGET_LAG_P99_MS && runner.cpuPercent < TARGET_CPU;
+for (const { engine, storage } of results) {
   console.log(
-    `| ${engine} | ${fixed(runner.probesPerSecond)} | ${fixed(runner.resultsPerSecond)} | ${fixed(runner.lag.p50)} | ${fixed(runner.lag.p99)} | ${fixed(runner.lag.max)} | ${fixed(runner.cpuPercent)} | ${fixed(runner.rssMb)} | ${ok ? 'ok' : 'FAIL'} |`,
+    `| ${engine} | ${storage.resultRows} | ${fixed(storage.bytesPerResult)} | ${storage.aggregateRows} | ${fixed(storage.bytesPerAggregate)} | ${fixed(storage.perCheckDayKb, 1)} | ${fixed(storage.perCheckKeptKb)} | ${fixed(storage.retention.ms)} | ${storage.retention.deleted} |`,
   );
 }
 console.log(

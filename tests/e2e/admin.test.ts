@@ -1,15 +1,16 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
   apiInviteAndJoin,
   apiToken,
+  type Beacon,
+  horizontalOverflow,
   launchChromium,
   logIn as logInAs,
   screenshot,
+  seriousViolations,
   startBeacon,
-  type Beacon,
 } from './harness.js';
 
 /** The demo workspace's owner (src/server/services/demo.ts); the demo is linked to 'demo-cloud' already. */
@@ -67,17 +68,6 @@ async function openAt(width: number, email = OWNER.email, password = OWNER.passw
 }
 
 /** Serious or critical axe violations. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-}
-
 function remoteDependencies(page: Page) {
   return page.getByRole('list', { name: 'Remote dependencies' });
 }

@@ -4,14 +4,15 @@ import {
   apiCall,
   apiInviteAndJoin,
   apiToken,
+  type Beacon,
   choose,
   launchChromium,
   logIn as logInAs,
   newPage,
   screenshot,
+  seriousViolations,
   startBeacon,
   waitForServiceWorker,
-  type Beacon,
 } from './harness.js';
 
 const OWNER = { email: 'owner@demo.beacon.test', password: 'Beacon-demo-1', handle: 'demo-owner' };
@@ -71,6 +72,7 @@ describe('the catalogue in the browser', () => {
     await page.getByText('Team Member Added').waitFor();
     await page.getByRole('link', { name: 'Max Mustermann' }).waitFor();
     await screenshot(page, 'team-members');
+    expect(await seriousViolations(page)).toEqual([]);
 
     // A service from the team.
     await page.getByRole('menuitem', { name: 'Services' }).click();
@@ -101,6 +103,7 @@ describe('the catalogue in the browser', () => {
     await page.goto(url('/'));
     await page.getByRole('list', { name: 'Starred services' }).getByText('Checkout API').waitFor();
     await screenshot(page, 'home');
+    expect(await seriousViolations(page)).toEqual([]);
 
     // The services list and its search.
     await page.goto(url('/services'));

@@ -1,16 +1,16 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
   apiToken,
+  type Beacon,
   choose,
   launchChromium,
   logIn as logInAs,
   screenshot,
+  seriousViolations,
   startBeacon,
   waitForServiceWorker,
-  type Beacon,
 } from './harness.js';
 
 /** The demo workspace's owner (src/server/services/demo.ts); the demo is linked to 'demo-cloud' already. */
@@ -115,13 +115,6 @@ function painted(page: Page, colour: string) {
     }
     return count === 0 ? { count, x: 0, y: 0 } : { count, x: box.left + sumX / count, y: box.top + sumY / count };
   }, colour);
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
 describe('the service graph in the browser', () => {

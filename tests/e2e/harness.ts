@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { MailCatcher } from '../support/mail-catcher.js';
 
@@ -238,4 +239,17 @@ export async function apiInviteAndJoin(
   });
   if (joined.status !== 201) throw new Error(`join failed: ${joined.status}`);
   return apiToken(beacon, workspace, email, 'Str0ng-pass');
+}
+
+/** axe's serious and critical violations on the page, each with the elements it names. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** How far the page is wider than the window (0: nothing scrolls sideways). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }

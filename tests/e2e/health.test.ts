@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
   apiToken,
+  type Beacon,
   choose,
   launchChromium,
   logIn,
   newPage,
   screenshot,
+  seriousViolations,
   startBeacon,
-  type Beacon,
 } from './harness.js';
 
 const OWNER = { email: 'owner@demo.beacon.test', password: 'Beacon-demo-1' };
@@ -106,6 +107,40 @@ describe('service health in the browser', () => {
     // The target fails: past one allowed failure the service takes the check's importance.
     healthy = false;
     await waitForHealth('error');
+
+    // The card says why: down, with the error the runner stored, its uptime, and failures marked on the chart.
+    const aggregatesLoaded = page.waitForResponse(
+      (response) => response.url().includes('/reports/health-check-aggregates') && response.ok(),
+    );
+    await page.reload();
+    const card = page.getByRole('article', { name: 'Orders up' });
+    await card.getByText('Down', { exact: true }).waitFor();
+    await card.getByText(/^\d+ failures in a row, 1 allowed$/).waitFor();
+    await card.getByText('HTTP status 500', { exact: true }).waitFor();
+    await aggregatesLoaded;
+    for (const window of ['24 h', '7 d', '30 d']) {
+      const figure = card.getByText(`Uptime ${window}`).locator('xpath=following-sibling::dd');
+      // Failures in every window: under 100 %, two decimals.
+      await expect.poll(() => figure.textContent()).toMatch(/^\d{1,2}\.\d\d %$/);
+    }
+    await card.getByText(/Last 24 hours: \d+ results?, [1-9]\d* failed/).waitFor();
+
+    // The range control reads the hourly aggregates for 7 days.
+    await card.getByRole('button', { name: '7 d', exact: true }).click();
+    await card.getByText(/^Last 7 days: [1-9]\d* probes?, [1-9]\d* failed in \d+ hours?/).waitFor();
+    await card.getByRole('img', { name: 'Response times of Orders up, last 7 days' }).waitFor();
+    expect(await card.getByRole('button', { name: '7 d', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await card.locator('.apexcharts-svg').waitFor();
+    await screenshot(page, 'health-check-down');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await card.getByRole('button', { name: '1 h', exact: true }).click();
+    await card.getByText(/^Last hour: \d+ results?/).waitFor();
+    await card.locator('.apexcharts-svg').waitFor();
+    // The card fits its column at 390 px: nothing in it (range control, error text, chart) overflows.
+    expect(await card.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    await screenshot(page, 'health-check-down-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(url('/services/orders'));
     await page.getByText('Error', { exact: true }).first().waitFor();
 
@@ -121,6 +156,7 @@ describe('service health in the browser', () => {
     await page.getByText('Service Notice Created').waitFor();
     await page.getByRole('article', { name: 'Orders failing' }).waitFor();
     await screenshot(page, 'notices');
+    expect(await seriousViolations(page)).toEqual([]);
     expect(await serviceHealth()).toBe('critical');
 
     // The overview shows it as the latest open incident.

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpIdentityProvider } from '../support/saml-idp-http.js';
@@ -8,11 +7,13 @@ import {
   apiCall,
   apiInviteAndJoin,
   apiToken,
+  type Beacon,
+  horizontalOverflow,
   launchChromium,
   logIn as logInAs,
   screenshot,
+  seriousViolations,
   startBeacon,
-  type Beacon,
 } from './harness.js';
 
 /**
@@ -70,17 +71,6 @@ async function open(width = 1280) {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   return { context, page, errors };
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
 const card = (page: Page, title: string) =>
@@ -158,8 +148,11 @@ describe('Slack, channels and single sign-on in the browser', () => {
     await card(page, 'General Settings').getByRole('button', { name: 'Create', exact: true }).click();
     await page.getByText('SSO Provider was created').waitFor();
     await page.waitForURL(url('/admin/sso-providers/test-idp'));
-    expect(await page.getByLabel('Handle').isDisabled()).toBe(true);
-    expect(await page.getByRole('textbox', { name: 'ACS URL' }).inputValue()).toBe(url('/api/sso/test-idp/acs'));
+    // The created provider loads after the URL moves: wait for its state rather than reading it at once.
+    await expect.poll(() => page.getByLabel('Handle').isDisabled()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'ACS URL' }).inputValue())
+      .toBe(url('/api/sso/test-idp/acs'));
 
     const idpCard = card(page, 'Identity Provider Settings');
     await idpCard.getByLabel('SSO URL').fill(idp.ssoUrl);

@@ -1,13 +1,14 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type Beacon,
+  horizontalOverflow,
   launchChromium,
   logIn as logInAs,
   screenshot,
+  seriousViolations,
   startBeacon,
   waitForServiceWorker,
-  type Beacon,
 } from './harness.js';
 
 /** The demo workspace's owner and a few of its records (src/server/services/demo.ts). */
@@ -50,17 +51,6 @@ async function openAt(width: number, height: number) {
 async function settled(page: Page): Promise<void> {
   await page.locator('main').first().waitFor();
   await page.waitForFunction(() => !document.querySelector('main [role="progressbar"]'));
-}
-
-function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
 describe('layout on a phone and on a desktop', () => {

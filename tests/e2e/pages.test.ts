@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, apiToken, launchChromium, logIn, newPage, screenshot, startBeacon, type Beacon } from './harness.js';
+import {
+  apiCall,
+  apiToken,
+  type Beacon,
+  launchChromium,
+  logIn,
+  newPage,
+  screenshot,
+  seriousViolations,
+  startBeacon,
+} from './harness.js';
 
 /** The demo owner edits every service's pages (workspace owners are editors). */
 const OWNER = { email: 'owner@demo.beacon.test', password: 'Beacon-demo-1' };
@@ -203,6 +213,7 @@ describe('pages in the browser', () => {
       .poll(() => page.getByRole('navigation', { name: 'Breadcrumb' }).innerText())
       .toContain('Draft Announcement');
     await screenshot(page, 'pages-editor-desktop');
+    expect(await seriousViolations(page)).toEqual([]);
     await resize(390, 844);
     await screenshot(page, 'pages-editor-390');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -224,6 +235,7 @@ describe('pages in the browser', () => {
     // The code block is highlighted by the lazily loaded highlighter.
     await page.locator('pre code.hljs .hljs-keyword').first().waitFor();
     await screenshot(page, 'pages-published-desktop');
+    expect(await seriousViolations(page)).toEqual([]);
     await resize(390, 844);
     await screenshot(page, 'pages-published-390');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -22,6 +22,9 @@ export const keys = {
   serviceNotices: (handle: string) => ['notices', handle] as const,
   noticeList: (handle: string, filter: { type: string; status: string }) => ['notices', handle, filter] as const,
   healthCheckResults: (id: string) => ['health-check', id, 'results'] as const,
+  /** A check's aggregates report ending now: the bucket size and how far back (a stable key, whatever the time). */
+  healthCheckAggregates: (id: string, bucket: 'minute' | 'hour' | 'day', span: string) =>
+    ['health-check', id, 'aggregates', bucket, span] as const,
   healthRollup: (handle: string, from: string, version: number) => ['health-rollup', handle, from, version] as const,
   serviceDependencies: (handle: string) => ['service', handle, 'dependencies'] as const,
   serviceDependents: (handle: string) => ['service', handle, 'dependents'] as const,
@@ -83,6 +86,14 @@ export const keys = {
   userPublicFeed: (handle: string) => ['user', handle, 'public-feed'] as const,
   userMuted: (handle: string) => ['user', handle, 'muted'] as const,
   userWatched: (handle: string) => ['user', handle, 'watched-services'] as const,
+
+  /** Billing (prefix) and its reads; never persisted offline (billing is online-only, DESIGN.md 11). */
+  billing: () => ['billing'] as const,
+  billingAccount: () => ['billing', 'account'] as const,
+  billingSubscription: () => ['billing', 'subscription'] as const,
+  billingInvoices: () => ['billing', 'invoices'] as const,
+  billingPaymentMethods: () => ['billing', 'payment-methods'] as const,
+  billingUpcomingInvoice: (plan: string, quantity: number) => ['billing', 'upcoming-invoice', plan, quantity] as const,
 
   /** The bell: the first page of a user's notifications with their unread count. */
   notifications: (handle: string) => ['notifications', handle] as const,

@@ -31,6 +31,29 @@ export function getHealthCheckResultsQueryOptions(api: ApiClient, id: string) {
   });
 }
 
+/**
+ * A check's aggregates (probes, failures, p50/p95/max of the successful probes) per `bucket` over the last
+ * `spanMs` to now, oldest first (DESIGN.md 4a). The range is taken when the fetch runs, so the key stays the
+ * same and what was last seen is kept offline like every other read.
+ */
+export function getHealthCheckAggregatesQueryOptions(
+  api: ApiClient,
+  id: string,
+  bucket: 'minute' | 'hour' | 'day',
+  span: { id: string; ms: number },
+) {
+  return queryOptions({
+    queryKey: keys.healthCheckAggregates(id, bucket, span.id),
+    queryFn: () => {
+      const to = Date.now();
+      return api.call(healthOperations.listHealthCheckAggregates, {
+        params: { id },
+        query: { from: new Date(to - span.ms).toISOString(), to: new Date(to).toISOString(), bucket },
+      });
+    },
+  });
+}
+
 /** The daily-health report from `from` (ISO) to now. */
 export function getServiceHealthDailyQueryOptions(api: ApiClient, service: string, from: string) {
   return queryOptions({

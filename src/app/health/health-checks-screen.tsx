@@ -52,8 +52,9 @@ function HealthCheckCard({ check, onEdit }: { check: HealthCheck; onEdit?: () =>
 }
 
 /**
- * /services/:id/health-checks (spec/catalogue.md 2.1): a card per health check with its results chart (or 'No
- * Data Available'); editors add and edit checks in a modal. Empty (or failed to load): 'No HealthChecks'.
+ * /services/:id/health-checks (spec/catalogue.md 2.1): a card per health check with its state and last error,
+ * its uptime over 24 h, 7 d and 30 d, and its results chart over a chosen range (or 'No Data Available'; issue 11
+ * item 5); editors add and edit checks in a modal. Empty (or failed to load): 'No HealthChecks'.
  */
 export function HealthChecksScreen({ service }: { service: Service }) {
   const { api } = useAuth();

@@ -1,103 +1,234 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import type { HealthCheck, HealthCheckResult } from '../../contract/health.js';
 import dayjs from 'dayjs';
+import { SelectButton } from 'primereact/selectbutton';
 import { Tag, type TagProps } from 'primereact/tag';
+import { useMemo, useState } from 'react';
+import type { HealthCheck, HealthCheckResult } from '../../contract/health.js';
+import type { AggregatePoint } from '../../domain/check-aggregates.js';
 import {
-  checkStatusOf,
-  summariseCheckResults,
-  type CheckResultsSummary,
-  type CheckState,
-  type CheckStatus,
-} from '../../domain/health.js';
+  aggregatesSummaryText,
+  bucketFailureText,
+  chartRange,
+  CHART_RANGES,
+  CHECK_STATE_LABELS,
+  checkCardStatus,
+  failureRunText,
+  formatUptimeShare,
+  pointsSince,
+  resultsSince,
+  summariseAggregates,
+  summariseResponseTimes,
+  UPTIME_SPAN_MS,
+  uptimeOverWindows,
+  type ChartRange,
+  type ChartRangeId,
+  type CheckCardStatus,
+} from '../../domain/check-card.js';
+import type { CheckResultsSummary, CheckState } from '../../domain/health.js';
 import { useApi } from '../api/use-api.js';
 import { Spinner } from '../components/status-screens.js';
 import { ApexChart, type ApexOptions } from './apex-chart.js';
-import { getHealthCheckResultsQueryOptions } from './health-api.js';
+import { getHealthCheckAggregatesQueryOptions, getHealthCheckResultsQueryOptions } from './health-api.js';
 
 export const NO_DATA = 'No Data Available';
 const CHART_HEIGHT = 220;
-/** Spec graph colours: good green, critical red (the same shades as the health dots). */
+/** Spec graph colours: good green, critical red (the same shades as the health dots); p95 a muted blue. */
 const SUCCESS_COLOUR = '#15803d';
+const P95_COLOUR = '#0369a1';
 const FAILURE_COLOUR = '#b91c1c';
+/** The aggregates behind the uptime figures and the long chart ranges: hours of the last 30 days. */
+const AGGREGATES_BUCKET = 'hour';
+const AGGREGATES_SPAN = { id: '30d', ms: UPTIME_SPAN_MS };
 
-/** The sentence under the chart, also its accessible name. */
-export function resultsSummaryText({ count, failures, meanMs }: CheckResultsSummary): string {
+/** The sentence under a results chart, its mean over the successful probes only. */
+export function resultsSummaryText(
+  { count, failures, meanMs }: CheckResultsSummary,
+  caption: string = 'Last 24 hours',
+): string {
   const results = `${count} ${count === 1 ? 'result' : 'results'}`;
-  return `Last 24 hours: ${results}, ${failures} failed, mean response time ${meanMs ?? 0} ms`;
+  const mean = meanMs === null ? 'no successful probe' : `mean response time ${meanMs} ms`;
+  return `${caption}: ${results}, ${failures} failed, ${mean}`;
 }
 
-/** Response times as a line; failures as red points on it, their status or error in the tooltip. */
+const baseOptions = (): ApexOptions => ({
+  chart: {
+    type: 'line',
+    height: CHART_HEIGHT,
+    animations: { enabled: false },
+    toolbar: { show: false },
+    zoom: { enabled: false },
+    fontFamily: 'inherit',
+  },
+  xaxis: { type: 'datetime', labels: { datetimeUTC: false } },
+  legend: { show: true },
+  dataLabels: { enabled: false },
+});
+
+const ms = (value: number | null | undefined) =>
+  value === null || value === undefined ? '' : `${Math.round(value)} ms`;
+
+/**
+ * Response times of the successful probes as a line, broken where a probe failed (a failure's duration is how
+ * long it took to fail, not a response time); each failure a red point on the baseline with its error in the
+ * tooltip.
+ */
 export function resultsChartOptions(results: readonly HealthCheckResult[]): ApexOptions {
-  const point = (result: HealthCheckResult) => ({ x: Date.parse(result.start), y: result.time });
+  const failures = results.filter((result) => !result.success);
   return {
-    chart: {
-      type: 'line',
-      height: CHART_HEIGHT,
-      animations: { enabled: false },
-      toolbar: { show: false },
-      zoom: { enabled: false },
-      fontFamily: 'inherit',
-    },
+    ...baseOptions(),
     series: [
-      // Failed probes break the line (their time is how long the failure took, not a response time).
       {
         name: 'Response time',
         type: 'line',
-        data: results.map((result) => (result.success ? point(result) : { x: point(result).x, y: null })),
+        data: results.map((result) => ({ x: Date.parse(result.start), y: result.success ? result.time : null })),
       },
-      { name: 'Failed', type: 'scatter', data: results.filter((result) => !result.success).map(point) },
+      { name: 'Failed', type: 'scatter', data: failures.map((result) => ({ x: Date.parse(result.start), y: 0 })) },
     ],
     colors: [SUCCESS_COLOUR, FAILURE_COLOUR],
     stroke: { width: [2, 0], curve: 'straight' },
     markers: { size: [0, 5] },
-    xaxis: { type: 'datetime', labels: { datetimeUTC: false } },
     yaxis: { title: { text: 'ms' }, min: 0, labels: { formatter: (value: number) => String(Math.round(value)) } },
-    tooltip: { shared: false, x: { format: 'MMM dd, HH:mm:ss' } },
-    legend: { show: true },
-    dataLabels: { enabled: false },
+    tooltip: {
+      shared: false,
+      x: { format: 'MMM dd, HH:mm:ss' },
+      y: {
+        formatter: (
+          value: number,
+          { seriesIndex, dataPointIndex }: { seriesIndex: number; dataPointIndex: number },
+        ) => {
+          if (seriesIndex !== 1) return ms(value);
+          const failed = failures[dataPointIndex];
+          return failed?.error ?? (failed?.status ? `HTTP ${failed.status}` : 'Failed');
+        },
+      },
+    },
   };
 }
 
-function Chart({ name, results }: { name: string; results: HealthCheckResult[] }) {
-  const options = useMemo(() => resultsChartOptions(results), [results]);
-  const summary = resultsSummaryText(summariseCheckResults(results));
+/**
+ * Hourly p50 and p95 of the successful probes (broken where none succeeded); each bucket with failures a red
+ * point on the baseline, its share of failed probes in the tooltip.
+ */
+export function aggregatesChartOptions(
+  points: readonly AggregatePoint[],
+  span: { from: number; to: number },
+): ApexOptions {
+  const failed = points.filter((point) => point.failures > 0);
+  const line = (pick: (point: AggregatePoint) => number | null) =>
+    points.map((point) => ({ x: Date.parse(point.time), y: pick(point) }));
+  return {
+    ...baseOptions(),
+    series: [
+      { name: 'p50', type: 'line', data: line((point) => point.p50) },
+      { name: 'p95', type: 'line', data: line((point) => point.p95) },
+      { name: 'Failed', type: 'scatter', data: failed.map((point) => ({ x: Date.parse(point.time), y: 0 })) },
+    ],
+    colors: [SUCCESS_COLOUR, P95_COLOUR, FAILURE_COLOUR],
+    stroke: { width: [2, 1.5, 0], curve: 'straight', dashArray: [0, 4, 0] },
+    // Small markers on the lines: an hour between failed ones (or a check's first hour) is a point, not a line.
+    markers: { size: [2, 2, 5] },
+    // The whole range, so a check probed for an hour reads as an hour of the week, not as the week.
+    xaxis: { type: 'datetime', labels: { datetimeUTC: false }, min: span.from, max: span.to },
+    yaxis: { title: { text: 'ms' }, min: 0, labels: { formatter: (value: number) => String(Math.round(value)) } },
+    tooltip: {
+      shared: false,
+      x: { format: 'MMM dd, HH:mm' },
+      y: {
+        formatter: (
+          value: number,
+          { seriesIndex, dataPointIndex }: { seriesIndex: number; dataPointIndex: number },
+        ) => {
+          if (seriesIndex !== 2) return ms(value);
+          const point = failed[dataPointIndex];
+          return point ? bucketFailureText(point) : 'Failed';
+        },
+      },
+    },
+  };
+}
+
+function Figure({ label, options, caption }: { label: string; options: ApexOptions; caption: string }) {
   return (
     <figure className="m-0">
-      <ApexChart options={options} label={`Response times of ${name}`} height={CHART_HEIGHT} />
-      <figcaption className="text-600 text-sm">{summary}</figcaption>
+      <ApexChart options={options} label={label} height={CHART_HEIGHT} />
+      <figcaption className="text-600 text-sm">{caption}</figcaption>
     </figure>
   );
 }
 
-const STATE_TAGS: Record<CheckState, { value: string; severity: TagProps['severity'] }> = {
-  up: { value: 'Up', severity: 'success' },
-  down: { value: 'Down', severity: 'danger' },
-  paused: { value: 'Paused', severity: 'warning' },
-  disabled: { value: 'Disabled', severity: 'danger' },
-  unknown: { value: 'No results yet', severity: 'info' },
+function ResultsChart({ name, results, range }: { name: string; results: HealthCheckResult[]; range: ChartRange }) {
+  const shown = useMemo(
+    () => (range.id === '24h' ? results : resultsSince(results, Date.now() - range.ms)),
+    [results, range],
+  );
+  const options = useMemo(() => resultsChartOptions(shown), [shown]);
+  if (shown.length === 0) return <p className="m-0 text-600">{NO_DATA}</p>;
+  const caption = resultsSummaryText(summariseResponseTimes(shown), range.caption);
+  return (
+    <Figure label={`Response times of ${name}, ${range.caption.toLowerCase()}`} options={options} caption={caption} />
+  );
+}
+
+function AggregatesChart({ name, points, range }: { name: string; points: AggregatePoint[]; range: ChartRange }) {
+  const { shown, options } = useMemo(() => {
+    const to = Date.now();
+    const inRange = pointsSince(points, to - range.ms, AGGREGATES_BUCKET);
+    return { shown: inRange, options: aggregatesChartOptions(inRange, { from: to - range.ms, to }) };
+  }, [points, range]);
+  const summary = summariseAggregates(shown);
+  if (summary.probes === 0) return <p className="m-0 text-600">{NO_DATA}</p>;
+  const caption = aggregatesSummaryText(range.caption, summary, AGGREGATES_BUCKET);
+  return (
+    <Figure label={`Response times of ${name}, ${range.caption.toLowerCase()}`} options={options} caption={caption} />
+  );
+}
+
+const STATE_SEVERITIES: Record<CheckState, TagProps['severity']> = {
+  up: 'success',
+  down: 'danger',
+  paused: 'warning',
+  disabled: 'secondary',
+  unknown: 'info',
 };
 
-/** The check's state, its uptime over the last 24 hours and why it last failed. */
-function CheckStatusLine({ status }: { status: CheckStatus }) {
-  const tag = STATE_TAGS[status.state];
+/** The check's state and why it last failed, with when. */
+function CheckStatusLine({ status }: { status: CheckCardStatus }) {
+  const run = failureRunText(status);
   return (
-    <div className="flex flex-wrap align-items-center gap-2">
-      <Tag value={tag.value} severity={tag.severity} />
-      {status.uptime !== null && <span className="text-700 text-sm">Uptime 24 h: {status.uptime.toFixed(2)}%</span>}
+    <div className="flex flex-column gap-1">
+      <div className="flex flex-wrap align-items-center gap-2">
+        <Tag value={CHECK_STATE_LABELS[status.state]} severity={STATE_SEVERITIES[status.state]} />
+        {run && <span className="text-700 text-sm">{run}</span>}
+      </div>
       {status.lastError && (
-        <span className="text-700 text-sm">
+        <p className="m-0 text-700 text-sm" style={{ overflowWrap: 'anywhere' }}>
           Last error: <strong>{status.lastError.message}</strong> ·{' '}
           <time dateTime={status.lastError.start}>{dayjs(status.lastError.start).format('MMM D, hh:mm a')}</time>
-        </span>
+        </p>
       )}
     </div>
   );
 }
 
+/** Uptime over 24 hours, 7 days and 30 days, from the hourly aggregates ('—' where nothing was probed). */
+function UptimeFigures({ points, pending }: { points: AggregatePoint[]; pending: boolean }) {
+  const windows = useMemo(() => uptimeOverWindows(points, AGGREGATES_BUCKET, Date.now()), [points]);
+  return (
+    <dl className="flex flex-wrap gap-3 m-0" aria-busy={pending}>
+      {windows.map(({ label, share }) => (
+        <div key={label} className="flex flex-column">
+          <dt className="text-600 text-xs">Uptime {label}</dt>
+          <dd className="m-0 font-semibold">{pending ? '…' : formatUptimeShare(share)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /**
- * A health check's state and results over the last 24 hours: up or down with the last error, the uptime, and the
- * response times with failures marked; 'No Data Available' when it has no results.
+ * A health check's state, uptime and response times: up or down with the last error, the uptime over 24 h, 7 d
+ * and 30 d, and the response times with failures marked over the chosen range ('No Data Available' when the range
+ * has none). Short ranges read the raw results, long ones the hourly aggregates.
  */
 export function HealthCheckResultsChart({
   check,
@@ -105,14 +236,33 @@ export function HealthCheckResultsChart({
   check: Pick<HealthCheck, 'id' | 'name' | 'paused' | 'disabled' | 'allowed_failures'>;
 }) {
   const api = useApi();
-  const { data, isPending } = useQuery(getHealthCheckResultsQueryOptions(api, check.id));
-  if (isPending) return <Spinner label={`Loading results of ${check.name}`} />;
-  const results = data ?? [];
-  const status = checkStatusOf(check, results);
+  const [rangeId, setRangeId] = useState<ChartRangeId>('24h');
+  const range = chartRange(rangeId);
+  const results = useQuery(getHealthCheckResultsQueryOptions(api, check.id));
+  const aggregates = useQuery(getHealthCheckAggregatesQueryOptions(api, check.id, AGGREGATES_BUCKET, AGGREGATES_SPAN));
+  if (results.isPending) return <Spinner label={`Loading results of ${check.name}`} />;
+  const status = checkCardStatus(check, results.data ?? []);
+  const points = aggregates.data ?? [];
   return (
-    <div className="flex flex-column gap-2">
+    <div className="flex flex-column gap-3">
       <CheckStatusLine status={status} />
-      {results.length === 0 ? <p className="m-0 text-600">{NO_DATA}</p> : <Chart name={check.name} results={results} />}
+      <UptimeFigures points={points} pending={aggregates.isPending} />
+      <SelectButton
+        aria-label={`Chart range of ${check.name}`}
+        value={rangeId}
+        options={CHART_RANGES.map(({ id, label }) => ({ value: id, label }))}
+        allowEmpty={false}
+        onChange={(event) => {
+          if (event.value) setRangeId(event.value as ChartRangeId);
+        }}
+      />
+      {range.source === 'results' ? (
+        <ResultsChart name={check.name} results={results.data ?? []} range={range} />
+      ) : aggregates.isPending ? (
+        <Spinner label={`Loading ${range.caption.toLowerCase()} of ${check.name}`} />
+      ) : (
+        <AggregatesChart name={check.name} points={points} range={range} />
+      )}
     </div>
   );
 }

@@ -18,6 +18,8 @@ export interface GuardInput {
   hasToken: boolean;
   /** The signed-in user's role, once known. */
   role: Role | null;
+  /** The server refused to show the signed-in user: in a suspended workspace, someone who is not an admin. */
+  userRefused?: boolean;
   /** The app is offline with a user seen before: show the shell from the local cache. */
   offlineUser: boolean;
   /** The current path and query string, saved for after login. */
@@ -31,7 +33,7 @@ export function decideGuard(input: GuardInput): GuardDecision {
   const { status, login } = input.workspace;
   if (status === 'inactive') return { kind: 'workspace-inactive' };
   if (status === 'suspended' && input.hasToken) {
-    if (input.role === null) return { kind: 'spinner' };
+    if (input.role === null) return input.userRefused ? { kind: 'workspace-suspended' } : { kind: 'spinner' };
     if (!isAdminRole(input.role)) return { kind: 'workspace-suspended' };
   }
   if (login) return { kind: 'external', url: login };

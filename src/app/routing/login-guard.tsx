@@ -15,6 +15,7 @@ export function LoginGuard({ children }: { children: (suspended: boolean) => Rea
     workspace: state.workspace,
     hasToken: state.token !== null,
     role: state.user?.role ?? null,
+    userRefused: state.userRefused,
     offlineUser: state.offline && state.username !== null,
     location: `${location.pathname}${location.search}`,
   });

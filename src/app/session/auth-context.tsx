@@ -15,6 +15,8 @@ export interface AuthState {
   tokenPending: boolean;
   username: string | null;
   user: User | null;
+  /** The server refused to show the signed-in user (a member of a suspended workspace). */
+  userRefused: boolean;
   error: boolean;
   /** The network is unreachable; what was seen last is shown. */
   offline: boolean;
@@ -27,6 +29,7 @@ type Action =
   | { type: 'token'; token: string }
   | { type: 'token-failed'; error: boolean }
   | { type: 'user'; user: User }
+  | { type: 'user-refused' }
   | { type: 'logged-out' };
 
 export const initialAuthState: AuthState = {
@@ -37,6 +40,7 @@ export const initialAuthState: AuthState = {
   tokenPending: true,
   username: null,
   user: null,
+  userRefused: false,
   error: false,
   offline: false,
 };
@@ -74,9 +78,11 @@ export function authReducer(state: AuthState, action: Action): AuthState {
     case 'token-failed':
       return { ...state, token: null, tokenPending: false, error: action.error, user: null };
     case 'user':
-      return { ...state, user: action.user };
+      return { ...state, user: action.user, userRefused: false };
+    case 'user-refused':
+      return { ...state, userRefused: true };
     case 'logged-out':
-      return { ...state, token: null, username: null, user: null, tokenPending: false };
+      return { ...state, token: null, username: null, user: null, userRefused: false, tokenPending: false };
   }
 }
 
@@ -88,6 +94,11 @@ export interface Auth {
   login(email: string, password: string): Promise<void>;
   logout(): Promise<void>;
   reloadUser(): Promise<void>;
+}
+
+/** The server would not show the signed-in user: a member of a suspended workspace (403 'Workspace Suspended'). */
+function isRefused(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403;
 }
 
 const AuthContext = createContext<Auth | null>(null);
@@ -224,7 +235,9 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
     async (token: string, workspace: Workspace) => {
       tokenRef.current = token;
       dispatch({ type: 'token', token });
-      await loadUser(token, workspace).catch(() => undefined);
+      await loadUser(token, workspace).catch((error: unknown) => {
+        if (isRefused(error)) dispatch({ type: 'user-refused' });
+      });
     },
     [loadUser],
   );
@@ -235,7 +248,9 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
     let cancelled = false;
     const start = takeStartRequests(domain);
     const tokenRequest = start.token.catch(() => null);
-    const userRequest = tokenRequest.then((token) => (token ? fetchUser(token) : null)).catch(() => null);
+    const userRequest = tokenRequest
+      .then((token) => (token ? fetchUser(token) : null))
+      .catch((error: unknown) => (isRefused(error) ? ('refused' as const) : null));
     (async () => {
       let workspace: Workspace;
       try {
@@ -259,7 +274,9 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
       tokenRef.current = token;
       dispatch({ type: 'token', token });
       const user = await userRequest;
-      if (!cancelled && user) showUser(token, workspace, user);
+      if (cancelled) return;
+      if (user === 'refused') dispatch({ type: 'user-refused' });
+      else if (user) showUser(token, workspace, user);
     })();
     return () => {
       cancelled = true;

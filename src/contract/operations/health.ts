@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { serviceParams } from '../catalogue.js';
 import {
+  aggregateReportQuery,
   dailyHealthEntry,
   healthCheck,
+  healthCheckAggregate,
   healthCheckCreate,
   healthCheckParams,
   healthCheckResult,
@@ -70,6 +72,20 @@ export const healthOperations = defineOperations({
     params: healthCheckParams,
     query: reportRange,
     response: z.array(healthCheckResult),
+    errors: [400, 401, 403, 404],
+  },
+  listHealthCheckAggregates: {
+    method: 'GET',
+    path: '/health-checks/:id/reports/health-check-aggregates',
+    summary:
+      'Results of a health check per minute, hour or day, oldest first: probes, failures, p50, p95 and max ' +
+      'latency of the successful probes (default hours of the last 7 days; at most the newest 2000 buckets; ' +
+      'minutes are kept 3 days, hours 90)',
+    tags,
+    access: 'beacon.health-check.read',
+    params: healthCheckParams,
+    query: aggregateReportQuery,
+    response: z.array(healthCheckAggregate),
     errors: [400, 401, 403, 404],
   },
 });

@@ -1,6 +1,7 @@
 import type { Operation } from '../operation.js';
 import { assetOperations } from './assets.js';
 import { autocompleteOperations } from './autocomplete.js';
+import { billingOperations, stripeWebhookOperations } from './billing.js';
 import { clientOperations } from './clients.js';
 import { dependencyOperations, remoteOperations } from './dependencies.js';
 import { feedOperations, notificationOperations } from './feeds.js';
@@ -28,6 +29,8 @@ import { workspaceOperations } from './workspace.js';
 export const allOperations: readonly Operation[] = [
   assetOperations,
   autocompleteOperations,
+  billingOperations,
+  stripeWebhookOperations,
   clientOperations,
   dependencyOperations,
   feedOperations,

@@ -10,13 +10,13 @@ export const inviteOperations = defineOperations({
   inviteUser: {
     method: 'POST',
     path: '/invites',
-    summary: 'Invite an email to this workspace (owner, admin)',
+    summary: 'Invite an email to this workspace (owner, admin); 402 when the seats are all taken (billing on)',
     tags,
     access: 'user',
     body: inviteCreate,
     response: invite,
     status: 201,
-    errors: [400, 401, 403, 404, 409],
+    errors: [400, 401, 402, 403, 404, 409],
   },
   listInvites: {
     method: 'GET',
@@ -42,12 +42,12 @@ export const inviteOperations = defineOperations({
   joinWorkspace: {
     method: 'POST',
     path: '/users',
-    summary: 'Join a workspace with an invite',
+    summary: 'Join a workspace with an invite; 402 when the plan has fewer seats than are in use (billing on)',
     tags,
     access: 'public',
     body: joinWorkspace,
     response: user,
     status: 201,
-    errors: [400, 404, 409],
+    errors: [400, 402, 404, 409],
   },
 });

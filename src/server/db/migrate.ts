@@ -15,6 +15,9 @@ import { graphVersionMigration } from './migrations/012-graph-version.js';
 import { pagesMigration } from './migrations/013-pages.js';
 import { slackMigration } from './migrations/014-slack.js';
 import { ssoMigration } from './migrations/015-sso.js';
+import { billingMigration } from './migrations/016-billing.js';
+import { checkAggregatesMigration } from './migrations/017-check-aggregates.js';
+import { serviceCountsMigration } from './migrations/018-service-counts.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -34,6 +37,9 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '013-pages': pagesMigration(),
     '014-slack': slackMigration(),
     '015-sso': ssoMigration(),
+    '016-billing': billingMigration(),
+    '017-check-aggregates': checkAggregatesMigration(),
+    '018-service-counts': serviceCountsMigration(engine),
   };
 }
 

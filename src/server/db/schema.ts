@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { PlanId, SubscriptionStatus } from '../../domain/billing.js';
 
 /**
  * Kysely table types. Times are ISO-8601 UTC strings on both engines (they sort as text);
@@ -458,6 +459,53 @@ export interface RunnersTable {
   updated_at: string;
 }
 
+/** Services per workspace, owner team and owner-only or not, kept by triggers (migration 018). */
+export interface ServiceCountsTable {
+  workspace_id: string;
+  owner_team_id: string;
+  owner_only: number;
+  n: number;
+}
+
+/** Per-minute and per-hour aggregates of a check's results (domain/check-aggregates.ts). */
+export interface HealthCheckAggregatesTable {
+  check_id: string;
+  bucket: 'minute' | 'hour';
+  /** Epoch ms (bigint, a string from node-pg). */
+  bucket_start: number | string;
+  workspace_id: string;
+  probes: number;
+  failures: number;
+  max: number | null;
+  /** `bin:count` pairs. */
+  histogram: string;
+}
+
+/** DESIGN.md 11: the workspace's Stripe customer and its subscription as Stripe last reported it. */
+export interface BillingAccountsTable {
+  workspace_id: string;
+  customer_id: string;
+  subscription_id: string | null;
+  subscription_item_id: string | null;
+  subscription_status: SubscriptionStatus | null;
+  plan: PlanId | null;
+  seats: number | null;
+  product_name: string | null;
+  /** Epoch seconds, as Stripe gives it. */
+  period_end: number | null;
+  cancel_at_period_end: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Stripe webhook events already applied (a redelivery is applied once). */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  workspace_id: string | null;
+  received_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -475,6 +523,8 @@ export interface Database {
   health_transitions: HealthTransitionsTable;
   health_checks: HealthChecksTable;
   health_check_results: HealthCheckResultsTable;
+  health_check_aggregates: HealthCheckAggregatesTable;
+  service_counts: ServiceCountsTable;
   shared_runners: SharedRunnersTable;
   health_daily: HealthDailyTable;
   notices: NoticesTable;
@@ -488,6 +538,8 @@ export interface Database {
   service_channels: ServiceChannelsTable;
   chat_outbox: ChatOutboxTable;
   sso_providers: SsoProvidersTable;
+  billing_accounts: BillingAccountsTable;
+  stripe_events: StripeEventsTable;
   saml_requests: SamlRequestsTable;
   sessions: SessionsTable;
   beta_keys: BetaKeysTable;
@@ -512,3 +564,4 @@ export type ServiceRow = Omit<Selectable<ServicesTable>, 'search_text'>;
 export type HealthCheckRow = Selectable<HealthChecksTable>;
 export type ClientRow = Selectable<ClientsTable>;
 export type RunnerRow = Selectable<RunnersTable>;
+export type BillingAccountRow = Selectable<BillingAccountsTable>;

@@ -16,7 +16,7 @@
  * it, and writes again a failing state it could not persist meanwhile.
  */
 import { randomUUID } from 'node:crypto';
-import { consecutiveFailures, isCheckFailing, MS_PER_DAY } from '../../domain/health.js';
+import { consecutiveFailures, isCheckFailing } from '../../domain/health.js';
 import type { ProbeResult } from '../../runner/probe.js';
 import { startProbeLoop, type ProbeLoop } from '../../runner/probe-loop.js';
 import { CheckScheduler } from '../../runner/schedule.js';
@@ -26,7 +26,6 @@ import {
   claimCheckLeases,
   countLiveSharedRunners,
   countSchedulableChecks,
-  deleteHealthCheckResultsBefore,
   existingCheckIds,
   healthCheckResultRow,
   heartbeatSharedRunner,
@@ -35,6 +34,8 @@ import {
   releaseCheckLeases,
   removeSharedRunner,
 } from '../db/repositories/health.js';
+import { chunks } from '../db/repositories/chunks.js';
+import { pruneCheckResults } from './result-retention.js';
 import type { HealthCheckResultsTable, HealthCheckRow } from '../db/schema.js';
 import { updateCheckFailing } from '../services/check-health.js';
 
@@ -54,6 +55,9 @@ export interface SharedRunnerOptions {
   /** Told how late each probe starts after its slot, ms (the checks benchmark measures the schedule lag). */
   onStart?: (lagMs: number) => void;
 }
+
+/** Checks whose latest outcomes are read together when a reload brings new ones. */
+const OUTCOME_READS_AT_ONCE = 16;
 
 /** A probe starts only while the process's lease on the check has at least this long to run. */
 const LEASE_MARGIN_MS = 2000;
@@ -163,7 +167,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     const until = now + leaseMs;
     const rows = await claimCheckLeases(db, {
       owner,
-      now,
+      staleBefore: now - leaseMs,
       until,
       release,
       want: Math.max(0, share - (held.length - release.length)),
@@ -176,13 +180,23 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
   /** Renews and claims leases, then schedules exactly the checks this process holds. */
   const reload = async () => {
     const rows = await lease();
+    // Checks new to this process continue their failure counts from their latest results: read a few at a time
+    // (one process may take over 100,000 checks at once; PostgreSQL answers these over its pool in parallel).
+    const latest = new Map<string, boolean[]>();
+    const fresh = rows.filter((row) => !states.has(row.id));
+    for (const group of chunks(fresh, OUTCOME_READS_AT_ONCE)) {
+      await Promise.all(
+        group.map(async (row) => {
+          latest.set(row.id, await listLatestOutcomes(db, row.id, row.allowed_failures + 1));
+        }),
+      );
+    }
     const seen = new Set<string>();
     for (const row of rows) {
       seen.add(row.id);
       let state = states.get(row.id);
       if (!state) {
-        // A check new to this process: its failure count continues from its latest results.
-        const outcomes = await listLatestOutcomes(db, row.id, row.allowed_failures + 1);
+        const outcomes = latest.get(row.id) ?? [];
         state = {
           workspaceId: row.workspace_id,
           serviceId: row.service_id,
@@ -278,9 +292,8 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
   const retention = async () => {
     if (paused) return;
     try {
-      const before = ctx.now().getTime() - ctx.config.resultRetentionDays * MS_PER_DAY;
-      const deleted = await deleteHealthCheckResultsBefore(db, before);
-      if (deleted > 0) log.info({ deleted }, 'old health-check results deleted');
+      const pruned = await pruneCheckResults(ctx);
+      if (pruned.results + pruned.minutes + pruned.hours > 0) log.info(pruned, 'old health-check results deleted');
     } catch (error) {
       log.error({ err: error }, 'could not delete old health-check results');
     }

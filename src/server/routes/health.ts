@@ -4,6 +4,7 @@ import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
 import {
   createHealthCheck,
+  healthCheckAggregates,
   healthCheckResults,
   listHealthChecks,
   serviceHealthDaily,
@@ -19,5 +20,6 @@ export function healthRoutes(ctx: ServerContext) {
       updateHealthCheck: ({ caller, params, body }) => updateHealthCheck(ctx, caller, params.id, body),
       getServiceHealthDaily: ({ caller, params, query }) => serviceHealthDaily(ctx, caller, params.service, query),
       listHealthCheckResults: ({ caller, params, query }) => healthCheckResults(ctx, caller, params.id, query),
+      listHealthCheckAggregates: ({ caller, params, query }) => healthCheckAggregates(ctx, caller, params.id, query),
     });
 }

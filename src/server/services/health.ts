@@ -15,7 +15,15 @@ import {
   utcDate,
   utcDayStart,
 } from '../../domain/health.js';
+import {
+  BUCKET_MS,
+  bucketStart,
+  reportPoints,
+  type AggregatePoint,
+  type ReportBucket,
+} from '../../domain/check-aggregates.js';
 import { isoNow, type ServerContext } from '../context.js';
+import { listAggregates } from '../db/repositories/check-aggregates.js';
 import {
   findHealthCheck,
   insertHealthCheck,
@@ -241,4 +249,36 @@ export async function healthCheckResults(
     ...(result.status !== null ? { status: result.status } : {}),
     ...(result.error !== null ? { error: result.error } : {}),
   }));
+}
+
+/** Buckets of one aggregates report at most (the newest). */
+const AGGREGATE_POINTS_LIMIT = 2000;
+const AGGREGATES_DEFAULT_MS = 7 * MS_PER_DAY;
+
+/**
+ * DESIGN.md 4a: a check's results per minute, hour or day (a day is its hours merged), oldest first, from the
+ * aggregates written with the results: they outlive the raw results. Viewers of the check's service.
+ */
+export async function healthCheckAggregates(
+  ctx: ServerContext,
+  caller: Caller,
+  id: string,
+  query: { from?: string; to?: string; bucket: ReportBucket },
+): Promise<AggregatePoint[]> {
+  const { check } = await visibleCheck(ctx, caller, id);
+  const range = parseRange(query, { to: ctx.now().getTime(), from: (to) => to - AGGREGATES_DEFAULT_MS });
+  const size = BUCKET_MS[query.bucket];
+  const from = Math.max(
+    bucketStart(range.from, query.bucket),
+    bucketStart(range.to, query.bucket) - (AGGREGATE_POINTS_LIMIT - 1) * size,
+  );
+  const stored = await listAggregates(
+    ctx.database.db,
+    caller.workspace.id,
+    check.id,
+    query.bucket === 'minute' ? 'minute' : 'hour',
+    from,
+    range.to,
+  );
+  return reportPoints(stored, query.bucket);
 }

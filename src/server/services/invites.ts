@@ -18,6 +18,7 @@ import type { SearchPage } from '../db/repositories/users.js';
 import { findUserByEmail, findUserByHandle, insertUser, newUserRow } from '../db/repositories/users.js';
 import type { InviteRow, UserRow, WorkspaceRow } from '../db/schema.js';
 import type { Caller } from './auth.js';
+import { requireFreeSeats } from './billing.js';
 import { hashPassword, randomToken, sha256 } from './secrets.js';
 import { toUser } from './users.js';
 
@@ -66,6 +67,7 @@ export async function inviteUser(ctx: ServerContext, caller: Caller, rawEmail: s
   };
   // The invite and its mail together: SMTP being down neither fails the request nor strands the invite.
   await db.transaction().execute(async (trx) => {
+    await requireFreeSeats(ctx, trx, workspace.id, 1);
     await insertInvite(trx, invite);
     await enqueueMail(trx, inviteMail(ctx, workspace, actor, invite, code));
   });
@@ -125,6 +127,8 @@ export async function joinWorkspace(ctx: ServerContext, workspace: WorkspaceRow,
       if (await findUserByEmail(trx, workspace.id, invite.email)) {
         throw conflict('Already a member', { email: [`${invite.email} is already a member of this workspace`] });
       }
+      // The invite holds its seat already; a plan cut below the seats in use refuses the join.
+      await requireFreeSeats(ctx, trx, workspace.id, 0);
       if (!(await acceptInvite(trx, workspace.id, invite.id, now))) throw badRequest(INVALID_INVITE);
       await insertUser(
         trx,

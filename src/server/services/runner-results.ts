@@ -33,7 +33,7 @@ export async function recordRunnerResults(
     }
     rows.push(healthCheckResultRow(check, { ...result, start: Date.parse(result.start) }));
   }
-  if (rows.length > 0) await insertHealthCheckResults(db, rows);
+  if (rows.length > 0) await db.transaction().execute((trx) => insertHealthCheckResults(trx, rows));
   const now = ctx.now();
   for (const check of checks.values()) await updateFailing(ctx, check, now, { id: null, name: runner.name });
   return { accepted: rows.length, dropped: [...dropped] };

@@ -16,6 +16,7 @@ import type { Db } from '../db/repositories/workspaces.js';
 import type { SsoProviderRow, UserRow, WorkspaceRow } from '../db/schema.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors.js';
 import { startSession, type Caller } from './auth.js';
+import { requireFreeSeats } from './billing.js';
 import { hashPassword, randomToken, sha256 } from './secrets.js';
 
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -345,7 +346,10 @@ async function joinAsMember(ctx: ServerContext, workspace: WorkspaceRow, email: 
     password_hash: await hashPassword(randomToken()),
     role: 'member',
   });
-  await insertUser(db, row);
+  await db.transaction().execute(async (trx) => {
+    await requireFreeSeats(ctx, trx, workspace.id, 1);
+    await insertUser(trx, row);
+  });
   return (await findUserByEmail(db, workspace.id, email))!;
 }
 

@@ -36,6 +36,10 @@ describe('decideGuard, in the spec order', () => {
     expect(decideGuard({ ...ready, role: 'owner', workspace: suspended })).toEqual({ kind: 'app', suspended: true });
     expect(decideGuard({ ...ready, role: 'member', workspace: suspended })).toEqual({ kind: 'workspace-suspended' });
     expect(decideGuard({ ...ready, role: null, workspace: suspended })).toEqual({ kind: 'spinner' });
+    // The server refuses to show a member of a suspended workspace their own user: that is the answer.
+    expect(decideGuard({ ...ready, role: null, userRefused: true, workspace: suspended })).toEqual({
+      kind: 'workspace-suspended',
+    });
     // Without a token the admin must be able to reach the login.
     expect(decideGuard({ ...ready, hasToken: false, role: null, workspace: suspended })).toEqual({
       kind: 'login',

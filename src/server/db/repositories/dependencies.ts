@@ -4,6 +4,7 @@ import type { RemoteDependenciesTable, ServiceDependenciesTable, WorkspaceRemote
 import { whereSearchTextContains } from './search.js';
 import { visibleTo, type ServiceScope } from './services.js';
 import type { Db } from './workspaces.js';
+import { chunks } from './chunks.js';
 
 /** A service as dependency lists and graph nodes show it. */
 export interface DependencyRow {
@@ -217,12 +218,12 @@ export async function edgesAmong(
 ): Promise<Array<{ service_id: string; dependency_id: string }>> {
   const wanted = new Set(serviceIds);
   const edges: Array<{ service_id: string; dependency_id: string }> = [];
-  for (let i = 0; i < serviceIds.length; i += IN_CHUNK) {
+  for (const chunk of chunks(serviceIds, IN_CHUNK)) {
     const rows = await db
       .selectFrom('service_dependencies')
       .select(['service_id', 'dependency_id'])
       .where('workspace_id', '=', workspaceId)
-      .where('service_id', 'in', serviceIds.slice(i, i + IN_CHUNK))
+      .where('service_id', 'in', chunk)
       .execute();
     for (const row of rows) if (wanted.has(row.dependency_id)) edges.push(row);
   }

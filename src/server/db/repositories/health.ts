@@ -1,6 +1,8 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Health } from '../../../domain/catalogue.js';
 import { utcDate, type DailyHealth, type HealthTransition } from '../../../domain/health.js';
+import { recordAggregates } from './check-aggregates.js';
+import { chunks } from './chunks.js';
 import type { HealthCheckResultsTable, HealthCheckRow, HealthChecksTable, HealthTransitionsTable } from '../schema.js';
 import type { Db } from './workspaces.js';
 
@@ -210,14 +212,15 @@ export function healthCheckResultRow(
 /** Rows per INSERT: 7 columns each stays well under SQLite's bound-parameter limit. */
 const RESULT_INSERT_CHUNK = 500;
 
-/** Writes a batch of results, one multi-row INSERT per chunk. */
+/**
+ * Writes a batch of results, one multi-row INSERT per chunk, and adds them to their checks' aggregates: call it
+ * inside a transaction, so results and aggregates are written together or not at all.
+ */
 export async function insertHealthCheckResults(db: Db, rows: HealthCheckResultsTable[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += RESULT_INSERT_CHUNK) {
-    await db
-      .insertInto('health_check_results')
-      .values(rows.slice(i, i + RESULT_INSERT_CHUNK))
-      .execute();
+  for (const chunk of chunks(rows, RESULT_INSERT_CHUNK)) {
+    await db.insertInto('health_check_results').values(chunk).execute();
   }
+  await recordAggregates(db, rows);
 }
 
 /** Of the given check ids, those that still exist (a batch for a deleted check is dropped, not retried). */
@@ -225,6 +228,15 @@ export async function existingCheckIds(db: Db, ids: string[]): Promise<Set<strin
   if (ids.length === 0) return new Set();
   const rows = await db.selectFrom('health_checks').select('id').where('id', 'in', ids).execute();
   return new Set(rows.map((row) => row.id));
+}
+
+/** The start of the oldest stored result (epoch ms), or null. */
+export async function oldestHealthCheckResultStart(db: Db): Promise<number | null> {
+  const row = await db
+    .selectFrom('health_check_results')
+    .select((eb) => eb.fn.min('start').as('oldest'))
+    .executeTakeFirst();
+  return row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
 }
 
 /** Retention: deletes every result that started before `before` (epoch ms); returns how many. */
@@ -259,6 +271,9 @@ export async function countLiveSharedRunners(db: Db, since: number): Promise<num
   return Number(row.count);
 }
 
+/** Ids per `IN (...)`: a process may hold 100,000 checks, past both engines' bound-parameter limits. */
+const ID_CHUNK = 5000;
+
 /** The checks the shared runner probes: enabled, unpaused, without a team runner, in every workspace. */
 function schedulable(db: Db) {
   return db
@@ -276,48 +291,50 @@ export async function countSchedulableChecks(db: Db): Promise<number> {
 }
 
 /**
- * One lease round for the shared runner `owner`, in one transaction: renews its leases on the checks it holds
- * that are still schedulable, gives back `release` (checks it holds beyond its share, not running), then claims
- * up to `want` more among the unleased and the expired, skipping rows another process is claiming right now
- * (FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite serialises writers anyway). Returns every check it now holds.
- * The one cross-workspace read of health checks: only the shared runner makes it.
+ * One lease round for the shared runner `owner`, in one transaction: gives back `release` (checks it holds
+ * beyond its share, not running), then claims up to `want` more among the unleased and those whose holder is no
+ * longer alive, skipping rows another process is claiming right now (FOR UPDATE SKIP LOCKED on PostgreSQL;
+ * SQLite serialises writers anyway). Returns every check it now holds. A lease lasts while its holder's
+ * heartbeat (heartbeatSharedRunner) is newer than `staleBefore`: renewing is one row, not one per check, so a
+ * process holding 100,000 checks does not rewrite them all every few seconds. The one cross-workspace read of
+ * health checks: only the shared runner makes it.
  */
 export async function claimCheckLeases(
   db: Db,
-  options: { owner: string; now: number; until: number; release: string[]; want: number; sqlite: boolean },
+  options: { owner: string; staleBefore: number; until: number; release: string[]; want: number; sqlite: boolean },
 ): Promise<HealthCheckRow[]> {
-  const { owner, now, until } = options;
+  const { owner, until } = options;
   return db.transaction().execute(async (trx) => {
-    if (options.release.length > 0) {
+    for (const release of chunks(options.release, ID_CHUNK)) {
       await trx
         .updateTable('health_checks')
         .set({ lease_owner: null, lease_until: null })
         .where('lease_owner', '=', owner)
-        .where('id', 'in', options.release)
+        .where('id', 'in', release)
         .execute();
     }
-    // Leases of checks paused, disabled or handed to a team runner lapse with them.
-    await trx
-      .updateTable('health_checks')
-      .set({ lease_until: until })
-      .where('lease_owner', '=', owner)
-      .where('disabled', '=', 0)
-      .where('paused', '=', 0)
-      .where('runner_id', 'is', null)
-      .execute();
     if (options.want > 0) {
       let free = schedulable(trx)
         .select('id')
-        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', '<', now)]))
+        .where((eb) =>
+          eb.or([
+            eb('lease_owner', 'is', null),
+            eb(
+              'lease_owner',
+              'not in',
+              eb.selectFrom('shared_runners').select('id').where('seen_at', '>=', options.staleBefore),
+            ),
+          ]),
+        )
         .orderBy('id')
         .limit(options.want);
       if (!options.sqlite) free = free.forUpdate().skipLocked();
       const ids = (await free.execute()).map((row) => row.id);
-      if (ids.length > 0) {
+      for (const claimed of chunks(ids, ID_CHUNK)) {
         await trx
           .updateTable('health_checks')
           .set({ lease_owner: owner, lease_until: until })
-          .where('id', 'in', ids)
+          .where('id', 'in', claimed)
           .execute();
       }
     }

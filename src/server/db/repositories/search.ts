@@ -7,24 +7,29 @@ import type { Db } from './workspaces.js';
 export type SearchableTable = 'users' | 'teams' | 'services';
 
 /**
- * Keeps the rows of `table` whose search text contains `q` (every row when there is no `q`). On SQLite the
- * trigram FTS table finds the candidates, joined (not `rowid in (...)`) so the planner starts from the few
- * index hits rather than the workspace's rows; FTS5's trigram LIKE takes no ESCAPE clause, so only plain text
- * goes through it. Otherwise the LIKE runs on the column, which pg_trgm serves on PostgreSQL.
+ * Keeps the rows of `table` whose search text contains `q` (every row when there is no `q`). On SQLite, for
+ * three characters or more, the trigram FTS table finds them with a phrase query, straight from its index;
+ * otherwise (or with `scan`) the LIKE runs on the row's own column, which pg_trgm serves on PostgreSQL. `scan`
+ * suits a page of a common text on SQLite: walking the rows in the page's order stops after the page, where the
+ * index would first list every match.
  */
 export function whereSearchTextContains<TB extends keyof Database, O>(
   db: Db,
   query: SelectQueryBuilder<Database, TB, O>,
   table: SearchableTable,
   q: string | undefined,
+  options: { scan?: boolean } = {},
 ): SelectQueryBuilder<Database, TB, O> {
   const text = q?.trim().toLowerCase();
   if (!text) return query;
-  if (isSqlite(db) && !/[\\%_]/.test(text)) {
+  if (isSqlite(db) && text.length >= 3 && !options.scan) {
+    // A trigram phrase query: the rows holding the text, straight from the index (LIKE would read each
+    // candidate's text back from the table to check it).
     const fts = sql.table(`${table}_fts`);
-    const hits = sql<boolean>`${fts}.rowid = ${sql.table(table)}.rowid and ${fts}.search_text like ${`%${text}%`}`;
-    // The joined FTS table adds no column the caller selects: the query keeps its type.
-    return query.innerJoin(`${table}_fts`, (join) => join.on(hits)) as SelectQueryBuilder<Database, TB, O>;
+    const phrase = `"${text.replace(/"/g, '""')}"`;
+    return query.where(
+      sql<boolean>`${sql.table(table)}.rowid in (select rowid from ${fts} where ${fts} match ${phrase})`,
+    );
   }
   return query.where(sql<boolean>`${sql.ref(`${table}.search_text`)} like ${`%${escapeLike(text)}%`} escape '\\'`);
 }

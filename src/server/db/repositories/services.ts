@@ -100,7 +100,15 @@ function selectService(query: ServiceFilter, scope: ServiceScope) {
     ]);
 }
 
-function pageOfServices(filter: ServiceFilter, scope: ServiceScope, page: SearchPage): Promise<Paged<ServiceListRow>> {
+/** A page of services in name order, with the total `count` gives (by default, the filter counted). */
+function pageOfServices(
+  filter: ServiceFilter,
+  scope: ServiceScope,
+  page: SearchPage,
+  count: Promise<{ n: number | string }> = filter
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow(),
+): Promise<Paged<ServiceListRow>> {
   return pageAndCount(
     selectService(filter, scope)
       .orderBy('services.name')
@@ -108,8 +116,39 @@ function pageOfServices(filter: ServiceFilter, scope: ServiceScope, page: Search
       .limit(page.limit)
       .offset(page.cursor)
       .execute(),
-    filter.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    count,
   );
+}
+
+/**
+ * How many services the scope may see (of one owner team, when given), summed from `service_counts` (kept by
+ * triggers, migration 018): the same visibility rule as `visibleTo`, over a few rows per team.
+ */
+function countVisibleServices(db: Db, workspaceId: string, scope: ServiceScope, ownerTeamId?: string) {
+  return db
+    .selectFrom('service_counts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('n'), eb.lit(0)).as('n'))
+    .where('service_counts.workspace_id', '=', workspaceId)
+    .$if(ownerTeamId !== undefined, (qb) => qb.where('service_counts.owner_team_id', '=', ownerTeamId!))
+    .$if(!scope.all, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb('service_counts.owner_only', '=', 0),
+          scope.teamId !== undefined
+            ? eb('service_counts.owner_team_id', '=', scope.teamId)
+            : eb(
+                'service_counts.owner_team_id',
+                'in',
+                eb
+                  .selectFrom('team_members')
+                  .select('team_members.team_id')
+                  .where('team_members.workspace_id', '=', workspaceId)
+                  .where('team_members.user_id', '=', scope.userId),
+              ),
+        ]),
+      ),
+    )
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -147,7 +186,38 @@ export function searchServices(
   page: SearchPage,
 ): Promise<Paged<ServiceListRow>> {
   const query = whereSearchTextContains(db, visibleServices(db, workspaceId, scope), 'services', page.q);
-  return pageOfServices(query, scope, page);
+  // Without a search text the total is the kept count; with one, the matches are counted.
+  if (!page.q?.trim()) return pageOfServices(query, scope, page, countVisibleServices(db, workspaceId, scope));
+  if (!isSqlite(db)) return pageOfServices(query, scope, page);
+  return searchServicesOnSqlite(db, workspaceId, scope, page, query);
+}
+
+/** Rows a name-order walk may read for a page before the trigram index is the cheaper way (SQLite). */
+const WALK_AT_MOST = 5000;
+
+/**
+ * SQLite: the matches are counted through the trigram index first; when they are common, the page walks the
+ * services in name order and stops after it (about limit x all / matches rows), rather than listing every match.
+ */
+async function searchServicesOnSqlite(
+  db: Db,
+  workspaceId: string,
+  scope: ServiceScope,
+  page: SearchPage,
+  indexed: ServiceFilter,
+): Promise<Paged<ServiceListRow>> {
+  const [matches, all] = await Promise.all([
+    indexed.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    countVisibleServices(db, workspaceId, scope),
+  ]);
+  const walked = ((page.cursor + page.limit) * Number(all.n)) / Math.max(1, Number(matches.n));
+  // SQLite's lower() folds ASCII only, as LIKE does: other text stays with the index, which folds it all.
+  const ascii = /^[\x20-\x7e]*$/.test(page.q ?? '');
+  const filter =
+    ascii && walked <= WALK_AT_MOST
+      ? whereSearchTextContains(db, visibleServices(db, workspaceId, scope), 'services', page.q, { scan: true })
+      : indexed;
+  return pageOfServices(filter, scope, page, Promise.resolve(matches));
 }
 
 export function listTeamServices(db: Db, workspaceId: string, teamId: string, scope: ServiceScope, page: SearchPage) {
@@ -155,6 +225,7 @@ export function listTeamServices(db: Db, workspaceId: string, teamId: string, sc
     visibleServices(db, workspaceId, scope).where('services.owner_team_id', '=', teamId),
     scope,
     page,
+    countVisibleServices(db, workspaceId, scope, teamId),
   );
 }
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { isSqlite } from '../connect.js';
 import type { NewUser, UserPatch, UserRow } from '../schema.js';
-import { pageWithTotal, type Paged } from './paging.js';
+import { pageAndCount, type Paged } from './paging.js';
 import { whereSearchTextContains } from './search.js';
 import type { Db } from './workspaces.js';
 
@@ -126,16 +125,15 @@ const USER_COLUMNS = [
 export async function searchUsers(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<UserRow>> {
   const ofWorkspace = db.selectFrom('users').where('users.workspace_id', '=', workspaceId);
   const query = whereSearchTextContains(db, ofWorkspace, 'users', page.q);
-  const rows = await query
-    .select(USER_COLUMNS)
-    .select(sql<number | string>`count(*) over ()`.as('total'))
-    .orderBy('users.name')
-    .orderBy('users.handle')
-    .limit(page.limit)
-    .offset(page.cursor)
-    .execute();
-  return pageWithTotal(rows, page.cursor, async () => {
-    const count = await query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
-    return count.n;
-  });
+  // The page stops after `limit` rows in name order; a window count would read and sort every user each time.
+  return pageAndCount(
+    query
+      .select(USER_COLUMNS)
+      .orderBy('users.name')
+      .orderBy('users.handle')
+      .limit(page.limit)
+      .offset(page.cursor)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  );
 }

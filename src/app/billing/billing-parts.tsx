@@ -1,0 +1,55 @@
+import { Card } from 'primereact/card';
+import { Link } from 'react-router-dom';
+import { MessageCard } from '../components/status-screens.js';
+
+/** A router link that looks like a PrimeReact button (navigation, not an action). */
+export function LinkButton({
+  to,
+  label,
+  icon,
+  outlined = false,
+}: {
+  to: string;
+  label: string;
+  icon?: string;
+  outlined?: boolean;
+}) {
+  return (
+    <Link to={to} className={`p-button p-component no-underline ${outlined ? 'p-button-outlined' : ''}`}>
+      {icon && <span className={`p-button-icon p-button-icon-left ${icon}`} aria-hidden="true" />}
+      <span className="p-button-label">{label}</span>
+    </Link>
+  );
+}
+
+export function BillingLoadFailed({ what }: { what: string }) {
+  return (
+    <p className="m-0 p-error" role="alert">
+      {what} could not be loaded. Try again in a moment.
+    </p>
+  );
+}
+
+/** DESIGN.md 11: without Stripe's variables billing is off, and nothing is limited. */
+export function BillingNotConfigured() {
+  return (
+    <Card title={<h2 className="text-xl font-semibold m-0">Billing is not configured</h2>}>
+      <p className="m-0 text-700 flex align-items-center gap-2">
+        <i className="pi pi-info-circle" aria-hidden="true" />
+        <span>Billing is not configured on this server, so nothing is limited: invite as many people as you like.</span>
+      </p>
+    </Card>
+  );
+}
+
+/** Billing is online-only (notes/integrations.md 1): nothing of it is kept on the device, nothing is queued. */
+export const BILLING_OFFLINE = 'Billing is not available offline';
+
+export function BillingOffline() {
+  return (
+    <MessageCard title={BILLING_OFFLINE} icon="pi-wifi">
+      Billing needs a connection: plans, invoices and cards are never kept on this device. It will load once you are
+      back online.
+    </MessageCard>
+  );
+}

@@ -10,6 +10,9 @@ import { precompress, trimVendorCss } from './scripts/build-assets.js';
  * the app uses and every asset gets brotli and gzip twins (scripts/build-assets.ts); `npm run build` then checks
  * the bytes a first visit to /login downloads (scripts/bundle-budget.mjs).
  */
+/** Lazy chunks not precached, by the name rollup gives them (their module's file name). */
+const LAZY_CHUNKS = ['swagger-view', 'codemirror-editor'];
+
 export default defineConfig({
   root: 'src/app',
   css: { postcss: { plugins: [trimVendorCss()] } },
@@ -37,6 +40,9 @@ export default defineConfig({
       injectManifest: {
         // woff2 is the only font format current browsers need; the older ones would double the precache.
         globPatterns: ['**/*.{js,css,html,png,woff2,webmanifest}'],
+        // The heavy lazy chunks (the API view with its CSS, the code editor) are left to the service worker's
+        // runtime cache: downloaded by those who open them, kept once seen (src/sw/sw.ts).
+        globIgnores: LAZY_CHUNKS.map((name) => `assets/${name}-*`),
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
       },
       devOptions: { enabled: false },

@@ -56,6 +56,12 @@ export const samlPostBody = z.strictObject({
   SAMLResponse: text().min(1).max(1_000_000),
   RelayState: text().max(2000).optional(),
 });
+/** Single logout over HTTP-POST: the identity provider's LogoutRequest, or its LogoutResponse to ours. */
+export const samlLogoutPostBody = z.strictObject({
+  SAMLRequest: text().min(1).max(1_000_000).optional(),
+  SAMLResponse: text().min(1).max(1_000_000).optional(),
+  RelayState: text().max(2000).optional(),
+});
 export const samlRedirectQuery = z.object({
   SAMLRequest: text().max(100_000).optional(),
   SAMLResponse: text().max(100_000).optional(),

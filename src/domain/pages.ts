@@ -29,3 +29,34 @@ export function pageFileExtension(section: PageSection): string {
 export function pageHandleFromTitle(title: string): string {
   return handleFromText(title) || 'page';
 }
+
+/** Spec pages: what the published view says of a document that parses to something other than an object. */
+export const SPEC_NOT_AN_OBJECT = 'The document is not an OpenAPI object.';
+
+/** An OpenAPI document parsed from YAML or JSON is an object (not a list, a string or nothing). */
+export function isSpecObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** How many of a validator's messages a refusal names; the rest are counted. */
+export const SPEC_PROBLEMS_SHOWN = 3;
+
+/** The key on the line a validator's code frame marks (`>  4 |     "/entries": []`), if the line has one. */
+const MARKED_KEY = /^>\s*\d+\s*\|\s*"((?:[^"\\]|\\.)*)"\s*:/m;
+
+/**
+ * A spec validator's messages as short sentences: the first line of each of the first few, with the key its code
+ * frame points at when it points at one ('TYPE must be object (at "/entries")'), then how many more there were.
+ */
+export function specProblems(messages: readonly string[], more = 0, shown = SPEC_PROBLEMS_SHOWN): string[] {
+  const lines = messages
+    .map((message) => {
+      const first = message.trim().split('\n')[0]!.trim();
+      const key = MARKED_KEY.exec(message)?.[1];
+      return first && key ? `${first} (at "${key}")` : first;
+    })
+    .filter(Boolean);
+  const kept = lines.slice(0, shown);
+  const rest = lines.length - kept.length + more;
+  return rest > 0 ? [...kept, `…and ${rest} more ${rest === 1 ? 'problem' : 'problems'}`] : kept;
+}

@@ -8,6 +8,7 @@ import { getOrCreateSetting } from './db/repositories/settings.js';
 import { createMailer, outboxDirOf } from './integrations/smtp.js';
 import { CallerCache, VerifiedTokens } from './services/caller-cache.js';
 import { LiveEvents } from './services/live-events.js';
+import { loadSamlSigning } from './services/saml-signing.js';
 import { loadSecretBox } from './services/secret-box.js';
 import { randomToken } from './services/secrets.js';
 
@@ -63,6 +64,7 @@ export async function createContext(
     database,
     live,
     secretBox: loadSecretBox(config),
+    samlSigning: loadSamlSigning(config),
     mailer,
     logger,
     jwtKey: await crypto.subtle.importKey(

@@ -54,6 +54,9 @@ export interface Config {
   stripe: StripeConfig | null;
   /** The AES-256-GCM key for secrets from vendors (base64 or hex, 32 bytes); else one kept in the data dir. */
   encryptionKey: string | undefined;
+  /** The SAML service provider's signing key and certificate (PEM or file paths); else made once in the data dir. */
+  samlSpKey: string | undefined;
+  samlSpCert: string | undefined;
 }
 
 export interface SlackConfig {
@@ -166,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     slack: slackConfig(env),
     stripe: stripeConfig(env),
     encryptionKey: env.BEACON_ENCRYPTION_KEY?.trim() || undefined,
+    samlSpKey: env.BEACON_SAML_SP_KEY?.trim() || undefined,
+    samlSpCert: env.BEACON_SAML_SP_CERT?.trim() || undefined,
   };
 }
 

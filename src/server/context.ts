@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { Mailer } from './integrations/smtp.js';
 import type { CallerCache, VerifiedTokens } from './services/caller-cache.js';
+import type { SamlSigning } from './services/saml-signing.js';
 import type { SecretBox } from './services/secret-box.js';
 
 /** What every service needs: the database, the settings, mail and a clock (tests may move time). */
@@ -17,6 +18,8 @@ export interface ServerContext {
   callers: CallerCache;
   /** Seals and opens secrets from vendors (DESIGN.md 11). */
   secretBox: SecretBox;
+  /** The SAML service provider's signing key and certificate (services/saml-signing.ts). */
+  samlSigning: () => Promise<SamlSigning>;
   /** Open event streams and what reaches them (DESIGN.md 9). */
   live: LiveEventsHub;
   tokens: VerifiedTokens;

@@ -1,16 +1,33 @@
 /// <reference lib="webworker" />
 import { clientsClaim } from 'workbox-core';
+import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst } from 'workbox-strategies';
 
 declare const self: ServiceWorkerGlobalScope;
 
-// The app shell: every built file, so the app opens with the network cut. API reads are never cached here:
-// Cache Storage is keyed by URL, not by user or workspace; the offline read cache is Dexie (DESIGN.md 6).
+// The app shell: every built file but the heavy lazy chunks (vite.config.ts), so the app opens with the network
+// cut. API reads are never cached here: Cache Storage is keyed by URL, not by user or workspace; the offline read
+// cache is Dexie (DESIGN.md 6).
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Every page of the app is the same index.html; /api and files are left to the network. No route matches
+/** Built files fetched on first use (the API view, the code editor and their CSS), kept from then on. */
+const LAZY_ASSETS_CACHE = 'beacon-lazy-assets';
+
+// Those left out of the precache are cached when first loaded: their names carry their content's hash, so a
+// cached copy never goes stale and is served without asking the network (a spec seen once opens offline).
+// Past 30 files the least recently used go (older builds' copies, in time).
+registerRoute(
+  ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+  new CacheFirst({
+    cacheName: LAZY_ASSETS_CACHE,
+    plugins: [new ExpirationPlugin({ maxEntries: 30, purgeOnQuotaError: true })],
+  }),
+);
+
+// Every page of the app is the same index.html; /api is left to the network. No route matches
 // /api/events/stream either: the live stream goes to the network and is never cached (DESIGN.md 9).
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [/^\/api\//] }));
 

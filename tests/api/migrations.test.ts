@@ -33,6 +33,7 @@ describe('migrations', () => {
         '016-billing',
         '017-check-aggregates',
         '018-service-counts',
+        '019-chat-threads',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedEvent } from '../../src/contract/feeds.js';
@@ -336,5 +338,146 @@ describe('export', () => {
     // The outsider's own workspace has no pages.
     const theirs = unzip((await call(outsider, 'GET', '/api/pages/actions/export')).rawPayload);
     expect(Object.keys(theirs)).toEqual(['manifest.json']);
+  });
+});
+
+describe('publishing OpenAPI specs: only valid documents (DESIGN.md 10)', () => {
+  /** A service of its own, so these specs stay out of the lists the tests above count. */
+  const SERVICE = 'ledger-api';
+  const generic = (id: string) => `/api/services/${SERVICE}/draft-pages/open-api-specs/${id}/actions/publish`;
+  const sectionDoor = (id: string) => `/api/open-api-spec-drafts/${id}/actions/publish`;
+  const spec30 = (paths = '  /entries:\n    get:\n      responses:\n        "200":\n          description: ok\n') =>
+    `openapi: 3.0.3\ninfo:\n  title: Ledger\n  version: 1.0.0\npaths:\n${paths}`;
+
+  beforeAll(async () => {
+    await createService(server, alice, 'payments', { name: 'Ledger API', handle: SERVICE });
+  });
+
+  /** Saves a spec draft (drafts may hold anything) and answers its id. */
+  const draftSpec = async (version: string, content: string) =>
+    (await ok<DraftPage>(bob, 'POST', `/api/services/${SERVICE}/open-api-spec-drafts`, { version, content }, 201)).id;
+
+  /** Publishing through either door is refused with 422 naming `content`; nothing is published. */
+  const expectRefused = async (id: string, pattern: RegExp) => {
+    for (const url of [generic(id), sectionDoor(id)]) {
+      const response = await call(bob, 'POST', url);
+      expect(response.statusCode, url).toBe(422);
+      const body = json<{ message: string; errors: Record<string, string[]> }>(response);
+      expect(Object.keys(body.errors)).toEqual(['content']);
+      expect(body.errors.content!.length).toBeGreaterThanOrEqual(1);
+      expect(body.errors.content!.length).toBeLessThanOrEqual(4);
+      expect(body.message).toMatch(pattern);
+      expect(body.errors.content![0]).toMatch(pattern);
+      // Short sentences, not the parser's code frames.
+      for (const problem of body.errors.content!) expect(problem).not.toContain('\n');
+    }
+    expect((await call(carol, 'GET', `/api/open-api-specs/${id}`)).statusCode).toBe(404);
+    expect((await ok<DraftPage>(bob, 'GET', `/api/open-api-spec-drafts/${id}`)).is_published).toBe(false);
+    return json<{ message: string; errors: { content: string[] } }>(await call(bob, 'POST', generic(id)));
+  };
+
+  it('refuses a spec that is not YAML or JSON; the draft itself was saved', async () => {
+    const id = await draftSpec('bad-yaml', 'openapi: 3.0.3\ninfo:\n  title: Broken\n   version: 1\npaths: [');
+    const body = await expectRefused(id, /.+/);
+    expect(body.message).toMatch(/^The content is not valid YAML or JSON: /);
+    // The draft keeps the text as written, and later saves are fine too.
+    expect((await ok<DraftPage>(bob, 'GET', `/api/open-api-spec-drafts/${id}`)).content).toContain('Broken');
+    await ok(bob, 'PATCH', `/api/open-api-spec-drafts/${id}/pages/openapi.yml`, { content: '{ nope', lock: 1 });
+    expect((await call(bob, 'POST', generic(id))).statusCode).toBe(422);
+  });
+
+  it('refuses YAML that is not an OpenAPI document, with the parser’s messages', async () => {
+    const noInfo = await draftSpec('no-info', 'openapi: 3.0.3\npaths: {}\n');
+    const missing = await expectRefused(noInfo, /must have required property 'info'/);
+    expect(missing.message).toMatch(/^The content is not a valid OpenAPI document: /);
+
+    const pathsList = await draftSpec(
+      'paths-list',
+      'openapi: 3.0.3\ninfo: { title: L, version: "1" }\npaths: [1, 2]\n',
+    );
+    await expectRefused(pathsList, /must be object/);
+
+    const notObject = await draftSpec('a-string', 'just a sentence');
+    await expectRefused(notObject, /not an OpenAPI object/);
+
+    const neither = await draftSpec('neither', 'title: Ledger\nendpoints: []\n');
+    await expectRefused(neither, /not a valid API definition/);
+
+    const empty = await draftSpec('empty', '');
+    await expectRefused(empty, /not an OpenAPI object/);
+  });
+
+  it('names the first few problems and counts the rest', async () => {
+    // Five operations whose path parameter is not declared: five problems.
+    const ops = ['a', 'b', 'c', 'd', 'e']
+      .map((name) => `  /${name}/{id}:\n    get: { responses: { "200": { description: ok } } }\n`)
+      .join('');
+    const id = await draftSpec('many', `openapi: 3.0.3\ninfo: { title: L, version: "1" }\npaths:\n${ops}`);
+    const body = await expectRefused(id, /missing path parameter/);
+    expect(body.errors.content).toEqual([
+      expect.stringContaining('/paths/a/{id}/get'),
+      expect.stringContaining('/paths/b/{id}/get'),
+      expect.stringContaining('/paths/c/{id}/get'),
+      '…and 2 more problems',
+    ]);
+  });
+
+  it('publishes valid OpenAPI 3.0 and 3.1 and Swagger 2.0 documents, through either door', async () => {
+    const v30 = await draftSpec('3.0', spec30());
+    expect(await ok<DraftPage>(bob, 'POST', generic(v30))).toMatchObject({ is_published: true });
+    expect((await ok<PublishedPage>(carol, 'GET', `/api/open-api-specs/${v30}`)).content).toBe(spec30());
+
+    const text31 = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'Ledger', version: '2.0.0' },
+      webhooks: { booked: { post: { responses: { '200': { description: 'ok' } } } } },
+      components: { schemas: { Entry: { type: ['object', 'null'], properties: { id: { type: 'string' } } } } },
+    });
+    const v31 = await draftSpec('3.1', text31);
+    expect(await ok<DraftPage>(bob, 'POST', sectionDoor(v31))).toMatchObject({ is_published: true });
+    expect((await ok<PublishedPage>(carol, 'GET', `/api/open-api-specs/${v31}/pages/openapi.yml`)).content).toBe(
+      text31,
+    );
+
+    const swagger = await draftSpec('2.0', 'swagger: "2.0"\ninfo: { title: Ledger, version: "0.9" }\npaths: {}\n');
+    await ok(bob, 'POST', generic(swagger));
+  });
+
+  it('keeps the published text when a later draft is refused', async () => {
+    const id = await draftSpec('kept', spec30());
+    await ok(bob, 'POST', generic(id));
+    await ok(bob, 'PATCH', `/api/open-api-spec-drafts/${id}`, { content: 'openapi: 3.0.3\npaths: {}\n', lock: 1 });
+    expect((await call(bob, 'POST', sectionDoor(id))).statusCode).toBe(422);
+    expect((await ok<PublishedPage>(carol, 'GET', `/api/open-api-specs/${id}`)).content).toBe(spec30());
+  });
+
+  it('never fetches an external $ref (SSRF): the local server sees no request, the reference is left alone', async () => {
+    const requests: string[] = [];
+    const target = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      response.setHeader('content-type', 'application/json');
+      response.end('{"type":"string"}');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = target.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}/schema.json`;
+      // The counter counts: a request that does reach it is seen.
+      expect((await fetch(`${url}?control`)).status).toBe(200);
+      expect(requests).toEqual(['/schema.json?control']);
+      requests.length = 0;
+
+      const schema = `          content:\n            application/json:\n              schema:\n                $ref: '${url}'\n`;
+      const id = await draftSpec(
+        'external-ref',
+        spec30(`  /entries:\n    get:\n      responses:\n        "200":\n          description: ok\n${schema}`),
+      );
+      // Valid as it stands: the parser leaves the external reference unresolved rather than fetching it.
+      expect(await ok<DraftPage>(bob, 'POST', generic(id))).toMatchObject({ is_published: true });
+      await ok(bob, 'POST', sectionDoor(id));
+      expect(requests).toEqual([]);
+    } finally {
+      await new Promise((resolve) => target.close(resolve));
+    }
   });
 });

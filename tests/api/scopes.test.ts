@@ -33,6 +33,7 @@ const UNAUTHENTICATED = new Set([
   'GET /api/sso/:provider/login',
   'POST /api/sso/:provider/acs',
   'GET /api/sso/:provider/slo',
+  'POST /api/sso/:provider/slo',
   'POST /api/stripe/webhook',
 ]);
 

@@ -1,10 +1,15 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceChannel, SlackSettings, SlackWorkspace } from '../../src/contract/slack.js';
 import { startChatOutbox } from '../../src/server/jobs/chat-outbox.js';
 import type { OutboxLoop } from '../../src/server/jobs/outbox-loop.js';
 import { chatOutboxCounts } from '../../src/server/db/repositories/slack.js';
+import { closeContext, createContext } from '../../src/server/bootstrap.js';
+import { loadConfig } from '../../src/server/config.js';
+import type { ServerContext } from '../../src/server/context.js';
+import { TEST_ENGINE } from '../support/database.js';
 import { addMember, createClient, createService, seedWorkspace } from '../support/fixtures.js';
-import { SlackStandIn } from '../support/slack-stand-in.js';
+import { SlackStandIn, type PostedMessage } from '../support/slack-stand-in.js';
 import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
 /**
@@ -219,6 +224,96 @@ describe('Slack', () => {
     ).toEqual(['Billing: Health changed from Good to Warning', 'Billing: Health changed from Warning to Good']);
   });
 
+  const notice = async (title: string, message = 'Looking into it') => {
+    const created = await call(alice, 'POST', '/api/services/billing/notices', { type: 'incident', title, message });
+    expect(created.statusCode, created.body).toBe(201);
+    return json<{ id: string }>(created).id;
+  };
+  const updateNotice = async (id: string, status: string, message: string) =>
+    expect((await call(alice, 'PATCH', `/api/notices/${id}`, { status, message })).statusCode).toBe(200);
+  /** The messages posted since `before` that are roots of a notice titled `title`. */
+  const rootsOf = (title: string, before: number) =>
+    slack.messages.slice(before).filter((m) => !m.thread_ts && m.text.includes(`Incident: ${title}`));
+  /** What a message shows now: its last edit, else what was posted. */
+  const shown = (message: PostedMessage) => message.edits.at(-1) ?? message;
+
+  it('posts a notice once, then updates that root and replies in its thread, in order', async () => {
+    const before = slack.messages.length;
+    const updatesBefore = slack.updates;
+    // Everything queued while the job is stopped, the root's first attempt failing: the updates wait for it.
+    await outbox.stop();
+    const id = await notice('Card payments failing', 'Card payments fail at checkout');
+    await updateNotice(id, 'identified', 'A bad deploy of the gateway');
+    await updateNotice(id, 'monitoring', 'Rolled back; watching');
+    // Another event of the service meanwhile is posted on its own.
+    await call(alice, 'POST', '/api/services/billing/actions/change-health', { health: 'critical' });
+    await updateNotice(id, 'resolved', 'Payments are going through again');
+    slack.failNext({ status: 500 });
+    outbox = startChatOutbox(server.ctx, { pollMs: 100, retryBaseMs: 50, retryMaxMs: 200, batchSize: 2 });
+    await until(() => slack.messages.length >= before + 5, 8000);
+    await outbox.idle();
+
+    const posted = slack.messages.slice(before);
+    const [root, ...others] = rootsOf('Card payments failing', before);
+    expect(others).toEqual([]);
+    expect(root).toMatchObject({
+      channel: 'CBILLING',
+      text: 'Billing: Incident: Card payments failing · Investigating',
+    });
+    expect(root!.attachments![0]!.color).toBe('#e01e5a');
+    expect(JSON.stringify(root!.attachments)).toContain('/services/billing|Billing>');
+    // The root follows the notice: one update per later event, the last one green and resolved.
+    expect(root!.edits.map((edit) => edit.text)).toEqual([
+      'Billing: Incident: Card payments failing · Identified',
+      'Billing: Incident: Card payments failing · Monitoring',
+      'Billing: Incident: Card payments failing · Resolved',
+    ]);
+    expect(shown(root!).attachments![0]!.color).toBe('#2eb886');
+    expect(slack.updates - updatesBefore).toBe(3);
+    // The updates, in order, in the root's thread, with what the editor wrote.
+    expect(slack.threadOf('CBILLING', root!.ts).map((m) => m.text)).toEqual([
+      'Identified: A bad deploy of the gateway',
+      'Monitoring: Rolled back; watching',
+      'Resolved: Payments are going through again',
+    ]);
+    // The health change went on its own, outside the thread; nothing else was posted.
+    const standalone = posted.filter((m) => !m.thread_ts && m !== root);
+    expect(standalone.map((m) => m.text)).toContain('Billing: Health changed from Good to Critical');
+    expect(standalone.every((m) => !m.text.includes('Incident'))).toBe(true);
+    expect(posted).toHaveLength(1 + 3 + standalone.length);
+    const row = await server.ctx.database.db
+      .selectFrom('chat_threads')
+      .selectAll()
+      .where('notice_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ channel_id: 'CBILLING', provider: 'slack', ts: root!.ts });
+    await call(alice, 'POST', '/api/services/billing/actions/change-health', { health: 'good' });
+    await outbox.idle();
+  });
+
+  it('starts a new root when the old one was deleted in Slack', async () => {
+    const before = slack.messages.length;
+    const id = await notice('Refunds delayed');
+    await until(() => rootsOf('Refunds delayed', before).length === 1);
+    await outbox.idle();
+    const [first] = rootsOf('Refunds delayed', before);
+    slack.deleteMessage('CBILLING', first!.ts);
+    await updateNotice(id, 'identified', 'The bank is slow');
+    await until(() => rootsOf('Refunds delayed', before).length === 2);
+    await outbox.idle();
+    const [, second] = rootsOf('Refunds delayed', before);
+    // The new root shows the notice as it is now; the update is in its thread; the old root was left alone.
+    expect(second!.text).toBe('Billing: Incident: Refunds delayed · Identified');
+    expect(first!.edits).toEqual([]);
+    expect(slack.threadOf('CBILLING', second!.ts).map((m) => m.text)).toEqual(['Identified: The bank is slow']);
+    // Later events go to the new root.
+    await updateNotice(id, 'resolved', 'Refunds are out');
+    await until(() => slack.threadOf('CBILLING', second!.ts).length === 2);
+    await outbox.idle();
+    expect(shown(second!).text).toBe('Billing: Incident: Refunds delayed · Resolved');
+    expect(rootsOf('Refunds delayed', before)).toHaveLength(2);
+  });
+
   it('stops posting when the channel is removed', async () => {
     expect((await call(bob, 'DELETE', '/api/services/billing/channels/slack')).statusCode).toBe(204);
     expect((await call(bob, 'DELETE', '/api/services/billing/channels/slack')).statusCode).toBe(404);
@@ -236,4 +331,120 @@ describe('Slack', () => {
       .executeTakeFirst();
     return row?.id;
   }
+});
+
+describe.runIf(TEST_ENGINE === 'postgres')('Slack from two processes on one PostgreSQL database', () => {
+  let server: TestServer;
+  let second: ServerContext;
+  let slack: SlackStandIn;
+  const slackEnv = (apiUrl: string) => ({
+    BEACON_SLACK_CLIENT_ID: 'beacon-client',
+    BEACON_SLACK_CLIENT_SECRET: 'beacon-secret',
+    BEACON_SLACK_API_URL: apiUrl,
+  });
+
+  beforeAll(async () => {
+    slack = new SlackStandIn();
+    const url = await slack.start();
+    server = await startTestServer(slackEnv(`${url}/api/`));
+    // A second process's context on the same schema (and data directory: the same sealing key), calling Slack
+    // through another path so the stand-in tells the two apart.
+    second = await createContext(
+      loadConfig({ ...server.database.env, ...slackEnv(`${url}/second/api/`), PORT: '8080' }),
+      pino({ level: 'silent' }),
+    );
+  });
+  afterAll(async () => {
+    await closeContext(second);
+    await server.close();
+    await slack.close();
+  });
+
+  it('post every queued message exactly once between them, each notice in order in its own thread', async () => {
+    const { owner, teamAdmin: alice } = await seedWorkspace(server, { domain: 'twoslack' });
+    const call = (method: Method, url: string, payload?: object) => callAs(server, alice, method, url, payload);
+    expect(
+      (await callAs(server, owner, 'POST', '/api/slack-workspaces', { token: slack.issueCode() })).statusCode,
+    ).toBe(201);
+    const SERVICES = 4;
+    const NOTICES = 5;
+    const healths = ['warning', 'critical', 'good'];
+    for (let i = 0; i < SERVICES; i++) {
+      await createService(server, alice, 'payments', { name: `Svc ${i}`, handle: `svc-${i}` });
+      expect(
+        (await call('POST', `/api/services/svc-${i}/channels`, { provider: 'slack', channel: `CSVC${i}` })).statusCode,
+      ).toBe(201);
+    }
+    // Queued with no job running: notices with two updates each, and health changes between them.
+    for (let n = 0; n < NOTICES; n++) {
+      for (let i = 0; i < SERVICES; i++) {
+        const created = await call('POST', `/api/services/svc-${i}/notices`, {
+          type: 'incident',
+          title: `Outage ${i}-${n}`,
+          message: 'Looking',
+        });
+        expect(created.statusCode).toBe(201);
+        const id = json<{ id: string }>(created).id;
+        if (n < healths.length)
+          await call('POST', `/api/services/svc-${i}/actions/change-health`, { health: healths[n] });
+        await call('PATCH', `/api/notices/${id}`, { status: 'identified', message: `Cause ${i}-${n}` });
+        await call('PATCH', `/api/notices/${id}`, { status: 'resolved', message: `Fixed ${i}-${n}` });
+      }
+    }
+    const workspace = await server.ctx.database.db
+      .selectFrom('workspaces')
+      .select('id')
+      .where('domain', '=', 'twoslack')
+      .executeTakeFirstOrThrow();
+    const { db } = server.ctx.database;
+    // Per channel: the notices' messages (three each), and the other events (health changes) on their own.
+    const queued = await db
+      .selectFrom('chat_outbox')
+      .select(['channel_id', 'notice_id'])
+      .where('workspace_id', '=', workspace.id)
+      .where('status', '=', 'pending')
+      .execute();
+    const expected = queued.length;
+    expect(queued.filter((row) => row.notice_id !== null)).toHaveLength(SERVICES * NOTICES * 3);
+    const standaloneQueued = (channel: string) =>
+      queued.filter((row) => row.channel_id === channel && row.notice_id === null).length;
+    expect(standaloneQueued('CSVC0')).toBeGreaterThanOrEqual(2);
+
+    const options = { pollMs: 100, retryBaseMs: 50, retryMaxMs: 200, batchSize: 3 };
+    const jobs = [startChatOutbox(server.ctx, options), startChatOutbox(second, options)];
+    try {
+      await until(() => slack.messages.length >= expected, 30_000);
+    } finally {
+      // Both stopped: a message one of them was still posting would be counted now.
+      for (const job of jobs) await job.stop();
+    }
+    const messages = slack.messages;
+    expect(messages).toHaveLength(expected);
+    expect(await chatOutboxCounts(db, workspace.id)).toEqual({ sent: expected });
+    for (let i = 0; i < SERVICES; i++) {
+      const channel = `CSVC${i}`;
+      for (let n = 0; n < NOTICES; n++) {
+        const roots = messages.filter((m) => m.channel === channel && m.text.includes(`Incident: Outage ${i}-${n} `));
+        expect(roots, `Outage ${i}-${n}`).toHaveLength(1);
+        const root = roots[0]!;
+        expect(root.text).toMatch(/· Investigating$/);
+        expect(root.edits.map((edit) => edit.text.split(' · ')[1])).toEqual(['Identified', 'Resolved']);
+        expect(slack.threadOf(channel, root.ts).map((m) => m.text)).toEqual([
+          `Identified: Cause ${i}-${n}`,
+          `Resolved: Fixed ${i}-${n}`,
+        ]);
+      }
+      const standalone = messages.filter((m) => m.channel === channel && !m.thread_ts && !m.text.includes('Incident'));
+      expect(standalone).toHaveLength(standaloneQueued(channel));
+      expect(standalone.map((m) => m.text)).toContain(`Svc ${i}: Health changed from Good to Warning`);
+      for (const message of standalone) expect(message.text).toMatch(new RegExp(`^Svc ${i}: Health changed`));
+    }
+    // Both processes took a share.
+    const bySecond = messages.filter((m) => m.via === '/second').length;
+    console.log(
+      `postgres: Slack messages posted by the first process ${expected - bySecond}, by the second ${bySecond}`,
+    );
+    expect(bySecond).toBeGreaterThan(0);
+    expect(bySecond).toBeLessThan(expected);
+  }, 60_000);
 });

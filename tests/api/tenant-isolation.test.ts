@@ -466,6 +466,7 @@ const PUBLIC_ROUTES = [
   'GET /api/sso/:provider/login',
   'POST /api/sso/:provider/acs',
   'GET /api/sso/:provider/slo',
+  'POST /api/sso/:provider/slo',
   // Stripe's webhook: no token, its signature instead (tests/api/billing.test.ts).
   'POST /api/stripe/webhook',
   // The web app's pages and files (public; the app asks the API for everything else).

@@ -93,6 +93,7 @@ describe('the catalogue in the browser', () => {
     await choose(page, 'Visibility', 'Owner team');
     await page.getByText('Service Visibility Updated').waitFor();
     await screenshot(page, 'service-settings');
+    expect(await seriousViolations(page)).toEqual([]);
     const service = await apiCall(beacon, 'demo', 'GET', '/services/checkout-api', { token: ownerToken });
     expect(service.body).toMatchObject({ stage: 'live', visibility: 'owner', owner: { handle: 'payments-team' } });
 

@@ -136,9 +136,15 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
 }
 
 /** Saves a screenshot under test-results/screenshots (not committed) for a person to look at. */
+/**
+ * Saves a full-page screenshot to look at, and checks the screen with axe on the way: every screen a test
+ * photographs is a screen users see, so none may have a serious or critical violation.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  const violations = await seriousViolations(page);
+  if (violations.length > 0) throw new Error(`axe on screen '${name}':\n${violations.join('\n')}`);
 }
 
 /** Logs in through the login screen of `workspace` and waits for home. */

@@ -153,6 +153,10 @@ describe('Slack, channels and single sign-on in the browser', () => {
     await expect
       .poll(() => page.getByRole('textbox', { name: 'ACS URL' }).inputValue())
       .toBe(url('/api/sso/test-idp/acs'));
+    // The service provider's signing certificate, to give the identity provider with the ACS URL.
+    expect(await page.getByRole('textbox', { name: 'Signing certificate' }).inputValue()).toMatch(
+      /^-----BEGIN CERTIFICATE-----\n[\s\S]+-----END CERTIFICATE-----\n$/,
+    );
 
     const idpCard = card(page, 'Identity Provider Settings');
     await idpCard.getByLabel('SSO URL').fill(idp.ssoUrl);

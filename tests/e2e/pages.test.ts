@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { strFromU8, unzipSync } from 'fflate';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import {
   apiCall,
+  apiInviteAndJoin,
   apiToken,
   type Beacon,
   launchChromium,
@@ -242,16 +245,58 @@ describe('pages in the browser', () => {
     await resize(1280, 800);
   });
 
-  it("shows 'Parsing Error' for a spec with a YAML error", async () => {
-    const id = await publishPage(
-      'open-api-specs',
-      'v0.9',
-      'openapi: 3.0.3\ninfo:\n  title: Broken\n   version: 1\npaths: [',
+  it("shows 'Parsing Error' for a spec published before specs were validated", async () => {
+    const id = await publishPage('open-api-specs', 'v0.9', VALID_SPEC);
+    // Publishing now refuses such a text: an older row still holding one is played by the API's answer.
+    const broken = 'openapi: 3.0.3\ninfo:\n  title: Broken\n   version: 1\npaths: [';
+    const stored = await apiCall(beacon, 'demo', 'GET', `/services/${SERVICE}/published-pages/open-api-specs/${id}`, {
+      token,
+    });
+    expect(stored.status).toBe(200);
+    await page.route(`**/api/services/${SERVICE}/published-pages/open-api-specs/${id}`, (route) =>
+      route.fulfill({ json: { ...(stored.body as object), content: broken } }),
     );
     await page.goto(url(`/services/${SERVICE}/open-api-specs/${id}`));
     const alert = page.getByRole('alert').filter({ hasText: 'Parsing Error' });
     await alert.waitFor();
-    expect(await alert.innerText()).toMatch(/indent|Parsing Error/i);
+    // The YAML parser's own message.
+    const message = (() => {
+      try {
+        parse(broken, { prettyErrors: true });
+        return '';
+      } catch (error) {
+        return (error as Error).message.split('\n')[0]!;
+      }
+    })();
+    expect(message).not.toBe('');
+    expect(await alert.innerText()).toContain(message);
+    await page.unroute(`**/api/services/${SERVICE}/published-pages/open-api-specs/${id}`);
+  });
+
+  it("shows the server's reasons when it refuses to publish an invalid spec", async () => {
+    const created = await apiCall(beacon, 'demo', 'POST', `/services/${SERVICE}/draft-pages`, {
+      body: { section: 'open-api-specs', title: 'v2.0-draft', content: 'openapi: 3.0.3\npaths:\n  /entries: []\n' },
+      token,
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    await page.goto(url(`/services/${SERVICE}/draft-open-api-specs/${id}`));
+    await page.getByRole('heading', { name: 'Edit Open API Spec' }).waitFor();
+    await page.locator('.cm-content').waitFor();
+    const publish = page.getByRole('button', { name: 'Publish', exact: true });
+    await expect.poll(() => publish.isEnabled()).toBe(true);
+    await publish.click();
+    const refused = page.getByRole('alert', { name: 'Publish refused' });
+    await refused.waitFor();
+    const text = await refused.innerText();
+    expect(text).toContain('The content is not a valid OpenAPI document');
+    expect(text).toContain("must have required property 'info'");
+    expect(text).not.toContain('The handle has already been taken.');
+    await screenshot(page, 'pages-publish-refused');
+    const draft = await apiCall(beacon, 'demo', 'GET', `/services/${SERVICE}/draft-pages/open-api-specs/${id}`, {
+      token,
+    });
+    expect(draft.body).toMatchObject({ is_published: false });
   });
 
   it('renders the operations of a valid spec in the interactive view', async () => {
@@ -315,6 +360,48 @@ describe('pages in the browser', () => {
     expect(download.suggestedFilename()).toBe(`${SERVICE}-pages.zip`);
     const file = await download.path();
     expect(readFileSync(file).subarray(0, 2).toString('latin1')).toBe('PK');
+  });
+
+  it("downloads every service's pages from the admin card as a zip; a plain member has neither card nor export", async () => {
+    await apiInviteAndJoin(beacon, 'demo', token, 'Ada Admin', 'ada');
+    const promoted = await apiCall(beacon, 'demo', 'POST', '/users/ada/actions/change-role', {
+      body: { role: 'admin' },
+      token,
+    });
+    expect(promoted.status).toBe(200);
+    const memberToken = await apiInviteAndJoin(beacon, 'demo', token, 'Mona Member', 'mona');
+    await publishPage('announcements', 'Zip me', '**zipped** for the admin');
+
+    const admin = await newPage(browser);
+    await logIn(admin.page, beacon, 'demo', 'ada@demo.test', 'Str0ng-pass');
+    await admin.page.goto(url('/admin'));
+    const card = admin.page.locator('.p-card', { hasText: 'Export Workspace Pages' });
+    // Listened for from the moment the window opens: the download may start before a later listener would.
+    const downloaded = new Promise<Download>((resolve) =>
+      admin.context.once('page', (popup) => popup.once('download', resolve)),
+    );
+    await card.getByRole('button', { name: 'Export Pages' }).click();
+    const download = await downloaded;
+    expect(download.suggestedFilename()).toBe('workspace-pages.zip');
+    const files = unzipSync(new Uint8Array(readFileSync(await download.path())));
+    const manifest = JSON.parse(strFromU8(files['manifest.json']!)) as {
+      pages: Array<{ service: string; section: string; handle: string; file: string | null }>;
+    };
+    const path = `${SERVICE}/announcements/zip-me.md`;
+    expect(manifest.pages).toContainEqual(
+      expect.objectContaining({ service: SERVICE, section: 'announcements', handle: 'zip-me', file: path }),
+    );
+    expect(strFromU8(files[path]!)).toBe('**zipped** for the admin');
+    await admin.context.close();
+
+    expect((await apiCall(beacon, 'demo', 'GET', '/pages/actions/export', { token: memberToken })).status).toBe(403);
+    const member = await newPage(browser);
+    await logIn(member.page, beacon, 'demo', 'mona@demo.test', 'Str0ng-pass');
+    await member.page.goto(url('/admin'));
+    await member.page.getByRole('heading', { name: '404 Not Found' }).waitFor();
+    expect(await member.page.getByText('Export Workspace Pages').count()).toBe(0);
+    expect(await member.page.getByRole('button', { name: 'Export Pages' }).count()).toBe(0);
+    await member.context.close();
   });
 
   it('saves a draft offline and replays it once back online', async () => {

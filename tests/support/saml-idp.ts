@@ -42,6 +42,21 @@ export interface Assertion {
   name?: string;
   /** Changes to the response's values: `Audience`, `ConditionsNotOnOrAfter`, `SubjectRecipient`... */
   overrides?: Record<string, string>;
+  /** The session at the provider (AuthnStatement's SessionIndex); a new one when left out. */
+  sessionIndex?: string;
+}
+
+const REDIRECT = 'redirect';
+
+/** A redirect URL's query as samlify reads it: the values, and the signed part in its original encoding. */
+function redirectRequest(location: string) {
+  const raw = location.slice(location.indexOf('?') + 1);
+  const query = Object.fromEntries(new URL(location).searchParams);
+  const octetString = raw
+    .split('&')
+    .filter((part) => !part.startsWith('Signature='))
+    .join('&');
+  return { query, octetString };
 }
 
 /**
@@ -64,6 +79,9 @@ export class TestIdentityProvider {
       signingCert: this.signing.cert,
       privateKey: this.signing.key,
       nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'],
+      // Checks the signature of the SP's AuthnRequests (parseLoginRequest) and LogoutResponses.
+      wantAuthnRequestsSigned: true,
+      wantLogoutResponseSigned: true,
       singleSignOnService: [{ Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', Location: this.ssoUrl }],
       singleLogoutService: [{ Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', Location: this.sloUrl }],
     });
@@ -79,7 +97,7 @@ export class TestIdentityProvider {
   /** A signed SAMLResponse (base64) answering `requestId`, for the SP described by `spMetadata`. */
   async respond(spMetadata: string, requestId: string, assertion: Assertion): Promise<string> {
     const sp = samlify.ServiceProvider({ metadata: spMetadata });
-    const sessionIndex = `session-${Math.random().toString(36).slice(2)}`;
+    const sessionIndex = assertion.sessionIndex ?? `session-${Math.random().toString(36).slice(2)}`;
     const { context } = await this.idp.createLoginResponse(
       sp,
       { extract: { request: { id: requestId } } },
@@ -121,5 +139,70 @@ export class TestIdentityProvider {
       },
     );
     return context;
+  }
+
+  /** The SP as this provider knows it: from its metadata, signing what it sends and checked on what it answers. */
+  private serviceProvider(spMetadata: string) {
+    return samlify.ServiceProvider({ metadata: spMetadata, wantLogoutRequestSigned: true });
+  }
+
+  /**
+   * Checks the AuthnRequest of the SP's login redirect as a provider that wants requests signed: its signature
+   * (against the certificate of the SP metadata) over the query as sent. Rejects when it does not hold.
+   */
+  async parseLoginRedirect(spMetadata: string, location: string) {
+    const { extract } = await this.idp.parseLoginRequest(
+      this.serviceProvider(spMetadata),
+      REDIRECT,
+      redirectRequest(location),
+    );
+    return extract as { request: { id: string; issuer: string } };
+  }
+
+  /**
+   * The provider's own LogoutRequest for a person's session at the SP, signed: a URL on the SP's HTTP-Redirect
+   * logout endpoint, or the fields of an HTTP-POST form to its HTTP-POST one.
+   */
+  logoutRequest(
+    spMetadata: string,
+    user: { nameID: string; sessionIndex?: string },
+    binding: 'redirect',
+    relayState?: string,
+  ): { id: string; url: string };
+  logoutRequest(
+    spMetadata: string,
+    user: { nameID: string; sessionIndex?: string },
+    binding: 'post',
+    relayState?: string,
+  ): { id: string; url: string; form: { SAMLRequest: string; RelayState?: string } };
+  logoutRequest(
+    spMetadata: string,
+    user: { nameID: string; sessionIndex?: string },
+    binding: 'redirect' | 'post',
+    relayState?: string,
+  ) {
+    const sp = this.serviceProvider(spMetadata);
+    const request = this.idp.createLogoutRequest(
+      sp,
+      binding,
+      { logoutNameID: user.nameID, sessionIndex: user.sessionIndex },
+      relayState ? { relayState } : {},
+    ) as { id: string; context: string; entityEndpoint?: string };
+    if (binding === REDIRECT) return { id: request.id, url: request.context };
+    return {
+      id: request.id,
+      url: request.entityEndpoint!,
+      form: { SAMLRequest: request.context, ...(relayState ? { RelayState: relayState } : {}) },
+    };
+  }
+
+  /** Checks the SP's LogoutResponse (HTTP-Redirect, signed): its status, issuer and what it answers. */
+  async parseLogoutResponse(spMetadata: string, location: string) {
+    const { extract } = await this.idp.parseLogoutResponse(
+      this.serviceProvider(spMetadata),
+      REDIRECT,
+      redirectRequest(location),
+    );
+    return extract as { response: { inResponseTo: string; destination: string }; issuer: string };
   }
 }

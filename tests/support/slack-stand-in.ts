@@ -5,20 +5,36 @@ import type { AddressInfo } from 'node:net';
 export interface PostedMessage {
   token: string;
   channel: string;
+  /** Slack's id of the message in its channel. */
+  ts: string;
+  /** The root message this one replies to (a thread), if any. */
+  thread_ts?: string;
   text: string;
   blocks: unknown;
+  attachments: Array<{ color?: string; fallback?: string; blocks?: unknown }> | null;
   at: number;
+  /** The path prefix the call came through (a proxy's, e.g. `/second`), or ''; tells callers apart. */
+  via: string;
+  /** What chat.update changed, in order: the message shows the last. */
+  edits: Array<{ text: string; blocks: unknown; attachments: PostedMessage['attachments']; at: number }>;
+  deleted: boolean;
 }
 
 /**
  * A local stand-in for Slack's Web API and OAuth pages (DESIGN.md 11; notes/integrations.md 2), speaking the
- * protocol @slack/web-api speaks: form-encoded POSTs to /api/{method}, JSON answers with `ok`, 429 with
- * Retry-After. Failures on demand.
+ * protocol @slack/web-api speaks: POSTs to /api/{method} with a form-encoded body (or JSON with a bearer token),
+ * JSON answers with `ok` (and `error` when not), 429 with Retry-After. chat.postMessage (with `thread_ts` for a
+ * reply in a thread) and chat.update (`message_not_found` for a deleted or unknown message,
+ * `cant_update_message` for another's). Failures on demand.
  */
 export class SlackStandIn {
+  /** Every message posted, roots and thread replies, in order. */
   readonly messages: PostedMessage[] = [];
-  /** Every chat.postMessage attempt, answered or refused. */
+  /** Every chat.postMessage and chat.update attempt, answered or refused. */
   attempts = 0;
+  /** Successful chat.update calls. */
+  updates = 0;
+  private lastTs = 0;
   private server: Server | undefined;
   private readonly codes = new Map<string, { teamId: string; teamName: string; userId: string }>();
   private readonly tokens = new Set<string>();
@@ -32,9 +48,31 @@ export class SlackStandIn {
     return code;
   }
 
-  /** The next chat.postMessage calls fail: with an HTTP status, a Slack error, or a 429 with Retry-After. */
+  /** The next chat.postMessage or chat.update calls fail: with an HTTP status, a Slack error, or a 429. */
   failNext(...failures: Array<{ status: number; error?: string; retryAfter?: number }>): void {
     this.failures.push(...failures);
+  }
+
+  /** Someone deletes a message in Slack. */
+  deleteMessage(channel: string, ts: string): void {
+    const message = this.find(channel, ts);
+    if (!message) throw new Error(`no message ${ts} in ${channel}`);
+    message.deleted = true;
+  }
+
+  /** The replies in a message's thread, in order. */
+  threadOf(channel: string, ts: string): PostedMessage[] {
+    return this.messages.filter((m) => m.channel === channel && m.thread_ts === ts);
+  }
+
+  private find(channel: string, ts: string): PostedMessage | undefined {
+    return this.messages.find((m) => m.channel === channel && m.ts === ts);
+  }
+
+  /** Slack's ts: seconds and a sequence, unique in a channel and increasing. */
+  private nextTs(): string {
+    this.lastTs = Math.max(this.lastTs + 1, Date.now() * 1000);
+    return `${Math.floor(this.lastTs / 1_000_000)}.${String(this.lastTs % 1_000_000).padStart(6, '0')}`;
   }
 
   async start(): Promise<string> {
@@ -49,7 +87,10 @@ export class SlackStandIn {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<unknown> {
-    const url = new URL(request.url ?? '/', this.url);
+    const requested = new URL(request.url ?? '/', this.url);
+    // A prefix before /api/ or /oauth/ (a proxy's path) is noted and set aside.
+    const [, via = '', path = requested.pathname] = /^(\/[\w-]+)?(\/(?:api|oauth)\/.*)$/.exec(requested.pathname) ?? [];
+    const url = new URL(path + requested.search, this.url);
     // The authorise page: Slack sends the browser straight back with a code (the user said yes).
     if (request.method === 'GET' && url.pathname === '/oauth/v2/authorize') {
       const back = new URL(url.searchParams.get('redirect_uri') ?? '');
@@ -61,10 +102,30 @@ export class SlackStandIn {
     }
     let body = '';
     for await (const chunk of request) body += chunk;
-    const form = new URLSearchParams(body);
+    // Slack takes arguments as a form (objects JSON-encoded in a field) or, with a bearer token, as JSON.
+    const isJson = (request.headers['content-type'] ?? '').startsWith('application/json');
+    const args: Record<string, unknown> = isJson
+      ? (JSON.parse(body || '{}') as Record<string, unknown>)
+      : Object.fromEntries(new URLSearchParams(body));
+    const form = { get: (name: string) => (typeof args[name] === 'string' ? (args[name] as string) : null) };
+    const structured = (name: string) => {
+      const value = args[name];
+      return typeof value === 'string' ? (JSON.parse(value) as unknown) : (value ?? null);
+    };
     const json = (value: object, status = 200, headers: Record<string, string> = {}) =>
       response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
-    const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+    const token = (request.headers.authorization ?? '').replace(/^Bearer /, '') || (form.get('token') ?? '');
+    /** A planned failure of a chat call, answered; true when one was. */
+    const failed = () => {
+      this.attempts++;
+      const failure = this.failures.shift();
+      if (!failure) return false;
+      if (failure.retryAfter !== undefined)
+        json({ ok: false, error: 'ratelimited' }, 429, { 'retry-after': String(failure.retryAfter) });
+      else if (failure.error) json({ ok: false, error: failure.error });
+      else json({}, failure.status);
+      return true;
+    };
     switch (url.pathname) {
       case '/api/oauth.v2.access': {
         const grant = this.codes.get(form.get('code') ?? '');
@@ -90,21 +151,52 @@ export class SlackStandIn {
           ? json({ ok: true, team_id: 'T0001' })
           : json({ ok: false, error: 'invalid_auth' });
       case '/api/chat.postMessage': {
-        this.attempts++;
-        const failure = this.failures.shift();
-        if (failure?.retryAfter !== undefined)
-          return json({ ok: false, error: 'ratelimited' }, 429, { 'retry-after': String(failure.retryAfter) });
-        if (failure) return failure.error ? json({ ok: false, error: failure.error }) : json({}, failure.status);
+        if (failed()) return;
         if (!this.tokens.has(token)) return json({ ok: false, error: 'invalid_auth' });
         const channel = form.get('channel') ?? '';
-        this.messages.push({
+        if (!channel) return json({ ok: false, error: 'channel_not_found' });
+        const text = form.get('text') ?? '';
+        const blocks = structured('blocks');
+        const attachments = structured('attachments') as PostedMessage['attachments'];
+        if (!text && !blocks && !attachments) return json({ ok: false, error: 'no_text' });
+        const threadTs = form.get('thread_ts') ?? undefined;
+        const ts = this.nextTs();
+        const message: PostedMessage = {
           token,
           channel,
-          text: form.get('text') ?? '',
-          blocks: JSON.parse(form.get('blocks') ?? 'null'),
+          ts,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+          text,
+          blocks,
+          attachments,
           at: Date.now(),
+          via,
+          edits: [],
+          deleted: false,
+        };
+        this.messages.push(message);
+        return json({
+          ok: true,
+          channel,
+          ts,
+          message: { type: 'message', text, ts, ...(threadTs ? { thread_ts: threadTs } : {}), bot_id: 'B0001' },
         });
-        return json({ ok: true, channel, ts: `${Date.now() / 1000}` });
+      }
+      case '/api/chat.update': {
+        if (failed()) return;
+        if (!this.tokens.has(token)) return json({ ok: false, error: 'invalid_auth' });
+        const channel = form.get('channel') ?? '';
+        const ts = form.get('ts') ?? '';
+        if (!channel) return json({ ok: false, error: 'channel_not_found' });
+        const message = this.find(channel, ts);
+        if (!message || message.deleted) return json({ ok: false, error: 'message_not_found' });
+        if (message.token !== token) return json({ ok: false, error: 'cant_update_message' });
+        const text = form.get('text') ?? message.text;
+        const blocks = structured('blocks');
+        const attachments = structured('attachments') as PostedMessage['attachments'];
+        message.edits.push({ text, blocks, attachments, at: Date.now() });
+        this.updates++;
+        return json({ ok: true, channel, ts, text, message: { type: 'message', text, ts, bot_id: 'B0001' } });
       }
       default:
         return json({ ok: false, error: 'unknown_method' }, 404);

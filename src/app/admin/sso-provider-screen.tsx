@@ -107,8 +107,21 @@ function CheckField({
   );
 }
 
-/** A read-only value to give the identity provider, with a Copy button ('Copied' for a second). */
-function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
+/**
+ * A read-only value to give the identity provider, with a Copy button ('Copied' for a second); `multiline` for a
+ * certificate.
+ */
+function CopyField({
+  id,
+  label,
+  value,
+  multiline = false,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  multiline?: boolean;
+}) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -118,8 +131,19 @@ function CopyField({ id, label, value }: { id: string; label: string; value: str
   return (
     <div className="flex flex-column gap-1">
       <label htmlFor={id}>{label}</label>
-      <div className="flex gap-2 align-items-center">
-        <InputText id={id} value={value} readOnly className="flex-1 min-w-0" />
+      <div className={`flex gap-2 ${multiline ? 'align-items-start' : 'align-items-center'}`}>
+        {multiline ? (
+          <InputTextarea
+            id={id}
+            value={value}
+            readOnly
+            rows={6}
+            spellCheck={false}
+            className="flex-1 min-w-0 font-monospace text-sm"
+          />
+        ) : (
+          <InputText id={id} value={value} readOnly className="flex-1 min-w-0" />
+        )}
         <Button
           type="button"
           label={copied ? 'Copied' : 'Copy'}
@@ -268,6 +292,7 @@ function SamlSettings({ provider }: { provider: SsoProvider | null }) {
       <form className="flex flex-column gap-3" onSubmit={submit} noValidate>
         <CopyField id="sso-sp-entity-id" label="Entity ID" value={provider?.sp.entity_id ?? ''} />
         <CopyField id="sso-sp-acs-url" label="ACS URL" value={provider?.sp.acs_url ?? ''} />
+        <CopyField id="sso-sp-cert" label="Signing certificate" value={provider?.sp.cert ?? ''} multiline />
         <CheckField id="sso-slo-enabled" label="Single logout enabled" checked={slo} onChange={setSlo} />
         <SaveButton label="Save" dirty={slo !== saved} valid pending={update.isPending} />
       </form>

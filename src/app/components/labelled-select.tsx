@@ -41,7 +41,9 @@ export function LabelledSelect<T extends string>({
           const next = event.value as T;
           if (next !== value) onChange(next);
         }}
-        pt={{ select: { 'aria-label': label } }}
+        // PrimeReact 10 puts aria-activedescendant on the focused wrapper <div>, which has no role and no such
+        // option id (axe: aria-allowed-attr, aria-valid-attr-value); the focusable input carries it properly.
+        pt={{ select: { 'aria-label': label }, root: { 'aria-activedescendant': undefined } }}
         className={className}
       />
     </>

@@ -92,6 +92,45 @@ function ConflictPanel({ conflict, onSettle }: { conflict: Conflict; onSettle(ch
   );
 }
 
+/** Why the server refused to publish (422): its message and the problems it named in the content. */
+export interface PublishRefusal {
+  message: string;
+  problems: string[];
+}
+
+/** A 422 answer to a publish (an OpenAPI spec that does not parse or validate): what to show; null otherwise. */
+export function publishRefusalOf(error: unknown): PublishRefusal | null {
+  if (!(error instanceof ApiError) || error.status !== 422) return null;
+  return { message: error.body.message, problems: error.body.errors?.['content'] ?? [] };
+}
+
+/** The server's reasons, kept on the form until the next publish: a snackbar alone would be gone too soon. */
+function RefusalPanel({ refusal }: { refusal: PublishRefusal }) {
+  // The message names the first problem already: the list is for when there are more.
+  const listed = refusal.problems.length > 1 ? refusal.problems : [];
+  return (
+    <section
+      role="alert"
+      aria-label="Publish refused"
+      className="p-3 border-round border-1 border-red-300 bg-red-50 text-red-900 flex flex-column gap-2"
+    >
+      <h2 className="text-lg font-semibold m-0">Not published</h2>
+      <p className="m-0" style={{ overflowWrap: 'anywhere' }}>
+        {refusal.message}
+      </p>
+      {listed.length > 0 && (
+        <ul className="m-0 pl-4 text-sm" aria-label="Problems">
+          {listed.map((problem, index) => (
+            <li key={index} style={{ overflowWrap: 'anywhere' }}>
+              {problem}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 /**
  * The draft editor at /services/{handle}/draft-{section}/new and /{draftId} (spec 2.1 and 4): title, handle
  * (new drafts only) and content in a code editor. Saves of an existing draft go through the outbox (offline too).
@@ -130,6 +169,7 @@ function DraftForm({
   const [fields, setFields] = useState<DraftFields>({ title: draft?.title ?? '', content: draft?.content ?? '' });
   const [handle, setHandle] = useState('');
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<PublishRefusal | null>(null);
   const stored = draft ? { title: draft.title, content: draft.content } : null;
   const matches = (entry: OutboxEntry) => isSaveOf(entry, service.handle, kind.section, draftId);
   const entries = useLiveQuery(() => local?.db.outbox.toArray() ?? [], [local]);
@@ -144,8 +184,9 @@ function DraftForm({
   const pendingSave = pendingSaves > 0;
   const base = `${servicePath(service.handle)}/${kind.draftsPath}`;
 
+  // A 422 says why in its message: a taken handle on create, an invalid OpenAPI spec on publish.
   const failed = (error: unknown) => {
-    if (error instanceof ApiError && error.status === 422) enqueue(HANDLE_TAKEN, 'error');
+    if (error instanceof ApiError && error.status === 422) enqueue(error.body.message || HANDLE_TAKEN, 'error');
     else enqueue(error instanceof Error ? error.message : 'Something went wrong', 'error');
   };
 
@@ -197,11 +238,17 @@ function DraftForm({
   }
 
   async function publish() {
+    setRefusal(null);
     const plan = publishPlan(fields, stored);
     if (plan === 'save-then-publish' && !(await save())) return;
     // Publishes the text the server holds: wait for the saved draft to be read back.
     await queryClient.invalidateQueries({ queryKey: keys.draft(service.handle, kind.section, draftId) });
-    await publishOrUnpublish('publishDraftPage');
+    try {
+      await publishOrUnpublish('publishDraftPage');
+    } catch (error) {
+      setRefusal(publishRefusalOf(error));
+      throw error;
+    }
   }
 
   async function settle(choice: 'mine' | 'theirs') {
@@ -277,6 +324,7 @@ function DraftForm({
             onChange={(content) => setFields((current) => ({ ...current, content }))}
           />
         </div>
+        {refusal && <RefusalPanel refusal={refusal} />}
         {pendingSave && (
           <p className="m-0 text-600 text-sm" role="status">
             <i className="pi pi-cloud-upload mr-2" aria-hidden="true" />

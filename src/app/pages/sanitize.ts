@@ -22,12 +22,14 @@ let hooked = false;
 export function sanitizeHtml(html: string): string {
   if (!hooked) {
     hooked = true;
-    // Links a page opens elsewhere cannot reach back into the app.
     DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+      // Links a page opens elsewhere cannot reach back into the app.
       if (node.tagName === 'A' && node.getAttribute('target')) {
         node.setAttribute('target', '_blank');
         node.setAttribute('rel', 'noopener noreferrer');
       }
+      // Code blocks and tables scroll sideways on narrow screens: keyboard users reach them to scroll.
+      if (node.tagName === 'PRE' || node.tagName === 'TABLE') node.setAttribute('tabindex', '0');
     });
   }
   return DOMPurify.sanitize(html, {

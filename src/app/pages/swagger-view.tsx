@@ -1,5 +1,6 @@
 import SwaggerUI from 'swagger-ui-react';
 import 'swagger-ui-react/swagger-ui.css';
+import './swagger-view.css';
 
 /**
  * The interactive API view (integrations.md 4): swagger-ui's BaseLayout (no validator badge, no outside

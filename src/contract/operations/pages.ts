@@ -23,6 +23,8 @@ import {
 const tags = ['pages'];
 const readErrors = [400, 401, 403, 404] as const;
 const writeErrors = [400, 401, 403, 404, 412, 422] as const;
+/** Publishing an OpenAPI spec that does not parse or is not a valid OpenAPI document is 422 (DESIGN.md 10). */
+const publishErrors = [400, 401, 403, 404, 422] as const;
 
 /**
  * Pages and drafts (spec/catalogue.md section 7, DESIGN.md section 10): the generic door, which names the
@@ -111,12 +113,14 @@ export const pageOperations = defineOperations({
   publishDraftPage: {
     method: 'POST',
     path: '/services/:service/draft-pages/:section/:handle/actions/publish',
-    summary: 'Publish the draft as it is saved: readers see this text from now on (editors)',
+    summary:
+      'Publish the draft as it is saved: readers see this text from now on; an OpenAPI spec that does not parse ' +
+      'or is not a valid OpenAPI 3.x or Swagger 2.0 document is 422 naming `content` (editors)',
     tags,
     access: 'beacon.service.manage',
     params: draftPageParams,
     response: draftPage,
-    errors: readErrors,
+    errors: publishErrors,
   },
   unpublishDraftPage: {
     method: 'POST',
@@ -287,12 +291,16 @@ function sectionDoor<const O extends string, const M extends string>(one: O, man
     publishDraft: {
       method: 'POST',
       path: `/${door.drafts}/:id/actions/publish`,
-      summary: `Publish a draft of ${what} (editors)`,
+      summary:
+        door.section === 'open-api-specs'
+          ? `Publish a draft of ${what}; a document that does not parse or is not a valid OpenAPI 3.x or ` +
+            'Swagger 2.0 document is 422 naming `content` (editors)'
+          : `Publish a draft of ${what} (editors)`,
       tags,
       access: door.manage,
       params: pageIdParams,
       response: draftPage,
-      errors: readErrors,
+      errors: door.section === 'open-api-specs' ? publishErrors : readErrors,
     },
     unpublishDraft: {
       method: 'POST',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperations } from '../operation.js';
 import {
+  samlLogoutPostBody,
   samlPostBody,
   samlRedirectQuery,
   ssoLoginOption,
@@ -125,6 +126,21 @@ export const samlOperations = defineOperations({
     access: 'public',
     params: ssoProviderParams,
     query: samlRedirectQuery,
+    response: null,
+    status: 303,
+    errors: [400, 404],
+  },
+  samlLogoutPost: {
+    method: 'POST',
+    path: '/sso/:provider/slo',
+    summary:
+      "Single logout over HTTP-POST: the identity provider's signed logout request (its sessions end; the answer " +
+      'is a signed LogoutResponse) or its answer to ours',
+    tags,
+    access: 'public',
+    params: ssoProviderParams,
+    body: samlLogoutPostBody,
+    consumes: ['application/x-www-form-urlencoded'],
     response: null,
     status: 303,
     errors: [400, 404],

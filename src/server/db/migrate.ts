@@ -18,6 +18,7 @@ import { ssoMigration } from './migrations/015-sso.js';
 import { billingMigration } from './migrations/016-billing.js';
 import { checkAggregatesMigration } from './migrations/017-check-aggregates.js';
 import { serviceCountsMigration } from './migrations/018-service-counts.js';
+import { chatThreadsMigration } from './migrations/019-chat-threads.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -40,6 +41,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '016-billing': billingMigration(),
     '017-check-aggregates': checkAggregatesMigration(),
     '018-service-counts': serviceCountsMigration(engine),
+    '019-chat-threads': chatThreadsMigration(),
   };
 }
 

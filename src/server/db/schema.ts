@@ -375,8 +375,22 @@ export interface ChatOutboxTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** A notice's message (migration 019): its thread, and its place in the notice's history (order of sending). */
+  notice_id: string | null;
+  notice_seq: number | null;
 }
 export type ChatOutboxRow = Selectable<ChatOutboxTable>;
+
+/** The root message of a notice in a channel (migration 019): later events update it and reply in its thread. */
+export interface ChatThreadsTable {
+  workspace_id: string;
+  notice_id: string;
+  provider: 'slack';
+  channel_id: string;
+  ts: string;
+  created_at: string;
+  updated_at: string;
+}
 
 /** A SAML identity provider of a workspace (DESIGN.md 11). */
 export interface SsoProvidersTable {
@@ -537,6 +551,7 @@ export interface Database {
   slack_users: SlackUsersTable;
   service_channels: ServiceChannelsTable;
   chat_outbox: ChatOutboxTable;
+  chat_threads: ChatThreadsTable;
   sso_providers: SsoProvidersTable;
   billing_accounts: BillingAccountsTable;
   stripe_events: StripeEventsTable;

@@ -1,25 +1,44 @@
 /**
  * The chat outbox job (DESIGN.md 11): every event of a service with a Slack channel was queued in the event's
- * transaction (db/repositories/slack.ts); this job posts it with `chat.postMessage`, retrying with backoff
- * (and after Slack's Retry-After when it rate-limits), at least once and never twice for one event and channel:
- * a process leases a few due messages at a time (FOR UPDATE SKIP LOCKED on PostgreSQL), posts them and marks
- * each sent right after. A process that dies mid-post leaves its lease to expire and the message is tried again.
+ * transaction (db/repositories/slack.ts); this job posts it, retrying with backoff (and after Slack's
+ * Retry-After when it rate-limits), at least once and never twice for one event and channel: a process leases a
+ * few due messages at a time (FOR UPDATE SKIP LOCKED on PostgreSQL), posts them and marks each sent right after.
+ * A process that dies mid-post leaves its lease to expire and the message is tried again.
+ *
+ * A notice is one thread (notes/integrations.md 2): its first event posts the root message, whose `ts` is kept
+ * per channel the moment Slack answers; each later event updates the root (`chat.update`: colour, status) and
+ * replies in its thread (`thread_ts`). A notice's messages go in the order of its history: one waits, untried,
+ * while an earlier one is still to be sent. A root deleted in Slack (`message_not_found`) gets a new one. Other
+ * events are posted on their own (`chat.postMessage`).
  */
 import { randomUUID } from 'node:crypto';
-import { eventTitle } from '../../domain/events.js';
-import { healthLabel } from '../../domain/catalogue.js';
+import type { WebClient } from '@slack/web-api';
+import type { Health } from '../../domain/catalogue.js';
 import { workspaceOrigin } from '../config.js';
 import type { ServerContext } from '../context.js';
 import {
   chatMessageContext,
   claimChatMessages,
+  deferChatMessage,
+  earlierNoticeMessage,
+  findChatThread,
   markChatMessageFailed,
   markChatMessageSent,
   nextChatMessageDue,
+  noticeHistoryEntry,
+  saveChatThread,
   slackTokenOf,
 } from '../db/repositories/slack.js';
 import type { ChatOutboxRow } from '../db/schema.js';
 import { slackClient, slackErrorText, slackRetryAfterMs } from '../integrations/slack.js';
+import {
+  isNoticeEvent,
+  noticeReplyMessage,
+  noticeRootMessage,
+  standaloneMessage,
+  type ChatSubject,
+  type SlackMessage,
+} from '../integrations/slack-messages.js';
 import { retryDelay, startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
 
 export interface ChatOutboxOptions {
@@ -46,6 +65,55 @@ export function startChatOutbox(ctx: ServerContext, options: ChatOutboxOptions =
   const owner = randomUUID();
   const log = ctx.logger.child({ job: 'chat-outbox' });
 
+  /** Posts a message, answering its `ts`. */
+  const postMessage = async (client: WebClient, channel: string, message: SlackMessage, threadTs?: string) => {
+    const posted = await client.chat.postMessage({
+      channel,
+      ...message,
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+      unfurl_links: false,
+    } as Parameters<WebClient['chat']['postMessage']>[0]);
+    if (!posted.ts) throw new Error('Slack answered without a message ts');
+    return posted.ts;
+  };
+
+  /** A notice's event: the root (posted once, then updated) and, for a later event, a reply in its thread. */
+  const postToThread = async (client: WebClient, row: ChatOutboxRow, subject: ChatSubject) => {
+    const root = noticeRootMessage(subject);
+    const entry = await noticeHistoryEntry(db, row.notice_id!, row.notice_seq ?? 0);
+    const reply = noticeReplyMessage(subject, entry?.message ?? null);
+    const newRoot = async () => {
+      const ts = await postMessage(client, row.channel_id, root);
+      // Kept at once: a retry of this message finds the root rather than posting a second one.
+      await saveChatThread(db, row, ts);
+      return ts;
+    };
+    const thread = await findChatThread(db, row);
+    if (!thread) {
+      const ts = await newRoot();
+      // The notice's first message is its root. A later one without a root (the first was given up) posts the
+      // root as the notice is now, then itself in its thread.
+      if (subject.type !== 'notice.created') await postMessage(client, row.channel_id, reply, ts);
+      return;
+    }
+    // A retry of the first message, its root already posted.
+    if (subject.type === 'notice.created') return;
+    let ts = thread.ts;
+    try {
+      await client.chat.update({
+        channel: row.channel_id,
+        ts,
+        ...root,
+      } as Parameters<WebClient['chat']['update']>[0]);
+    } catch (error) {
+      // Someone deleted the root in Slack: the notice starts a new one.
+      if (slackErrorText(error) !== 'message_not_found') throw error;
+      log.info({ messageId: row.id, channel: row.channel_id }, 'notice root message gone; posting a new one');
+      ts = await newRoot();
+    }
+    await postMessage(client, row.channel_id, reply, ts);
+  };
+
   const post = async (row: ChatOutboxRow) => {
     const slack = ctx.config.slack;
     if (!slack) throw new Unsendable('Slack is not configured');
@@ -53,28 +121,34 @@ export function startChatOutbox(ctx: ServerContext, options: ChatOutboxOptions =
     if (!about) return; // The event or the service is gone: nothing to say.
     const linked = await slackTokenOf(db, row.workspace_id);
     if (!linked) throw new Unsendable('No Slack workspace is linked');
-    const title = eventTitle(about.type, JSON.parse(about.data) as Record<string, unknown>);
-    const link = `${workspaceOrigin(ctx.config, about.workspace_domain)}/services/${about.service_handle}`;
-    await slackClient(slack, ctx.secretBox.open(linked.token)).chat.postMessage({
-      channel: row.channel_id,
-      text: `${about.service_name}: ${title}`,
-      blocks: [
-        { type: 'section', text: { type: 'mrkdwn', text: `*<${link}|${about.service_name}>*\n${title}` } },
-        {
-          type: 'context',
-          elements: [
-            {
-              type: 'mrkdwn',
-              text: `By ${about.agent_name || 'Beacon'} · health ${healthLabel(about.service_health)}`,
-            },
-          ],
-        },
-      ],
-      unfurl_links: false,
-    });
+    const subject: ChatSubject = {
+      type: about.type,
+      data: JSON.parse(about.data) as Record<string, unknown>,
+      agentName: about.agent_name,
+      serviceName: about.service_name,
+      serviceHealth: about.service_health as Health,
+      link: `${workspaceOrigin(ctx.config, about.workspace_domain)}/services/${about.service_handle}`,
+    };
+    const client = slackClient(slack, ctx.secretBox.open(linked.token));
+    if (row.notice_id && isNoticeEvent(subject)) await postToThread(client, row, subject);
+    else await postMessage(client, row.channel_id, standaloneMessage(subject));
+  };
+
+  /** When an earlier message of the row's notice is still to go: the row waits for it, untried. */
+  const waitForEarlier = async (row: ChatOutboxRow): Promise<boolean> => {
+    if (!row.notice_id || row.notice_seq === null) return false;
+    const earlier = await earlierNoticeMessage(db, row);
+    if (!earlier) return false;
+    // Held by a process now: soon; else when it is due.
+    const soon = Date.now() + Math.min(retryBaseMs, 1000);
+    const due =
+      earlier.lease_until && Date.parse(earlier.lease_until) > Date.now() ? 0 : Date.parse(earlier.next_attempt_at);
+    await deferChatMessage(db, row.id, owner, new Date(Math.max(soon, due)).toISOString());
+    return true;
   };
 
   const deliver = async (row: ChatOutboxRow) => {
+    if (await waitForEarlier(row)) return;
     try {
       await post(row);
     } catch (error) {
@@ -110,7 +184,13 @@ export function startChatOutbox(ctx: ServerContext, options: ChatOutboxOptions =
           limit: batchSize,
         });
         if (rows.length === 0) break;
-        // One at a time: Slack allows about one message a second per channel.
+        // One at a time: Slack allows about one message a second per channel. A notice's in its order.
+        rows.sort(
+          (a, b) =>
+            a.created_at.localeCompare(b.created_at) ||
+            (a.notice_id ?? '').localeCompare(b.notice_id ?? '') ||
+            (a.notice_seq ?? 0) - (b.notice_seq ?? 0),
+        );
         for (const row of rows) {
           try {
             await deliver(row);

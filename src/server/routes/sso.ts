@@ -12,6 +12,7 @@ import {
   listProviders,
   loginOption,
   loginUrl,
+  logoutPost,
   logoutUrl,
   metadataOf,
   updateProvider,
@@ -30,7 +31,7 @@ export function ssoRoutes(ctx: ServerContext) {
         return null;
       },
     });
-    const { consumeSamlResponse, ...browserOperations } = samlOperations;
+    const { consumeSamlResponse, samlLogoutPost, ...browserOperations } = samlOperations;
     routes(ctx, app, browserOperations, {
       getSsoLoginOption: async ({ request }) => loginOption(ctx, await requireWorkspace(ctx, request)),
       getSamlMetadata: async ({ request, params, reply }) =>
@@ -54,7 +55,7 @@ export function ssoRoutes(ctx: ServerContext) {
         return reply.redirect(target, 303);
       },
     });
-    // The identity provider posts the response as a form (the only form these routes read).
+    // The identity provider posts its responses and logout requests as forms (the only forms these routes read).
     await app.register(async (acs) => {
       acceptFormBodies(acs);
       route(ctx, acs, consumeSamlResponse, async ({ request, params, body, reply }) => {
@@ -70,6 +71,11 @@ export function ssoRoutes(ctx: ServerContext) {
             return reply.redirect(`/login?sso_error=${encodeURIComponent(error.message)}`, 303);
           throw error;
         }
+      });
+      route(ctx, acs, samlLogoutPost, async ({ request, params, body, reply }) => {
+        const workspace = await requireWorkspace(ctx, request);
+        const target = await logoutPost(ctx, workspace, params.provider, body);
+        return reply.redirect(target, 303);
       });
     });
   };

@@ -31,6 +31,7 @@ import { HttpError, notFound, preconditionFailed } from '../errors.js';
 import { agentColumns, agentOf } from './agents.js';
 import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
+import { assertPublishableSpec } from './spec-validation.js';
 
 export const PAGE_NOT_FOUND = 'Page not found';
 /** Spec: a draft create or update whose handle is taken answers 422 with this text. */
@@ -250,9 +251,13 @@ export async function deleteDraftPage(ctx: ServerContext, caller: Caller, ref: D
   await deletePage(ctx.database.db, page.id);
 }
 
-/** Copies the saved draft to what readers see, and tells the feeds. */
+/**
+ * Copies the saved draft to what readers see, and tells the feeds. Both doors publish here: an OpenAPI spec is
+ * published only when it parses and is a valid OpenAPI or Swagger document (422 naming `content` otherwise).
+ */
 export async function publishDraftPage(ctx: ServerContext, caller: Caller, ref: DraftRef): Promise<DraftPage> {
   const page = await draftOf(ctx, caller, ref);
+  if (page.section === 'open-api-specs') await assertPublishableSpec(page.content);
   const now = isoNow(ctx);
   const published = {
     published_title: page.title,

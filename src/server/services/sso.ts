@@ -5,6 +5,7 @@
  * certificate, for our audience and ACS, within its time window. An unknown email joins as a member.
  */
 import { randomUUID, X509Certificate } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
 import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import type { SsoProvider } from '../../contract/sso.js';
 import { isAdminRole } from '../../domain/roles.js';
@@ -31,7 +32,8 @@ function endpoints(ctx: ServerContext, workspace: WorkspaceRow, handle: string) 
   return { entityId: `${base}/metadata`, acs: `${base}/acs`, login: `${base}/login`, logout: `${base}/slo` };
 }
 
-function toSsoProvider(ctx: ServerContext, workspace: WorkspaceRow, row: SsoProviderRow): SsoProvider {
+/** `spCert`: the service provider's signing certificate (PEM), for the identity provider. */
+function toSsoProvider(ctx: ServerContext, workspace: WorkspaceRow, row: SsoProviderRow, spCert: string): SsoProvider {
   const urls = endpoints(ctx, workspace, row.handle);
   return {
     handle: row.handle,
@@ -45,7 +47,7 @@ function toSsoProvider(ctx: ServerContext, workspace: WorkspaceRow, row: SsoProv
       entity_id: row.idp_entity_id,
       has_x509: row.idp_x509 !== null,
     },
-    sp: { acs_url: urls.acs, entity_id: urls.entityId, cert: null },
+    sp: { acs_url: urls.acs, entity_id: urls.entityId, cert: spCert },
     thumbnail: null,
     login_url: urls.login,
     logout_url: urls.logout,
@@ -94,12 +96,14 @@ export async function listProviders(ctx: ServerContext, caller: Caller): Promise
     .where('workspace_id', '=', caller.workspace.id)
     .orderBy('name')
     .execute();
-  return rows.map((row) => toSsoProvider(ctx, caller.workspace, row));
+  const { cert } = await ctx.samlSigning();
+  return rows.map((row) => toSsoProvider(ctx, caller.workspace, row, cert));
 }
 
 export async function getProvider(ctx: ServerContext, caller: Caller, handle: string): Promise<SsoProvider> {
   requireAdmin(caller);
-  return toSsoProvider(ctx, caller.workspace, await providerOf(ctx, caller.workspace, handle));
+  const row = await providerOf(ctx, caller.workspace, handle);
+  return toSsoProvider(ctx, caller.workspace, row, (await ctx.samlSigning()).cert);
 }
 
 interface ProviderInput {
@@ -180,7 +184,7 @@ export async function createProvider(
     if (!(error instanceof HttpError) && (await findProvider(db, caller.workspace.id, input.handle))) throw taken();
     throw error;
   }
-  return toSsoProvider(ctx, caller.workspace, row);
+  return toSsoProvider(ctx, caller.workspace, row, (await ctx.samlSigning()).cert);
 }
 
 export async function updateProvider(
@@ -196,7 +200,8 @@ export async function updateProvider(
     await trx.updateTable('sso_providers').set(change).where('id', '=', row.id).execute();
     if (change.is_default === 1) await clearDefault(trx, row.workspace_id, row.id);
   });
-  return toSsoProvider(ctx, caller.workspace, { ...row, ...change } as SsoProviderRow);
+  const { cert } = await ctx.samlSigning();
+  return toSsoProvider(ctx, caller.workspace, { ...row, ...change } as SsoProviderRow, cert);
 }
 
 export async function deleteProvider(ctx: ServerContext, caller: Caller, handle: string): Promise<void> {
@@ -262,9 +267,11 @@ function requestCache(ctx: ServerContext, workspaceId: string): CacheProvider {
   };
 }
 
-function serviceProvider(ctx: ServerContext, workspace: WorkspaceRow, row: SsoProviderRow): SAML {
+/** Our requests (AuthnRequest, LogoutRequest) and logout responses are signed with the SP key (saml-signing.ts). */
+async function serviceProvider(ctx: ServerContext, workspace: WorkspaceRow, row: SsoProviderRow): Promise<SAML> {
   if (!row.idp_x509 || !row.idp_sso_url) throw badRequest('This SSO provider is not set up yet');
   const urls = endpoints(ctx, workspace, row.handle);
+  const signing = await ctx.samlSigning();
   return new SAML({
     callbackUrl: urls.acs,
     entryPoint: row.idp_sso_url,
@@ -281,21 +288,37 @@ function serviceProvider(ctx: ServerContext, workspace: WorkspaceRow, row: SsoPr
     requestIdExpirationPeriodMs: REQUEST_TTL_MS,
     cacheProvider: requestCache(ctx, workspace.id),
     acceptedClockSkewMs: 5000,
+    privateKey: signing.privateKey,
+    publicCert: signing.cert,
     signatureAlgorithm: 'sha256',
   });
 }
 
+const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+
+/**
+ * The SP metadata: the signing certificate (KeyDescriptor use="signing", AuthnRequestsSigned), the ACS, and the
+ * single logout endpoint with both bindings it takes (node-saml names only HTTP-POST; GET takes HTTP-Redirect).
+ */
 export async function metadataOf(ctx: ServerContext, workspace: WorkspaceRow, handle: string): Promise<string> {
   const row = await providerOf(ctx, workspace, handle);
   const urls = endpoints(ctx, workspace, row.handle);
-  return new SAML({
+  const signing = await ctx.samlSigning();
+  const xml = new SAML({
     callbackUrl: urls.acs,
     logoutCallbackUrl: urls.logout,
     issuer: urls.entityId,
     idpCert: row.idp_x509 ?? 'unset',
     identifierFormat: EMAIL_FORMAT,
     wantAssertionsSigned: true,
-  }).generateServiceProviderMetadata(null, null);
+    privateKey: signing.privateKey,
+    publicCert: signing.cert,
+    signatureAlgorithm: 'sha256',
+  }).generateServiceProviderMetadata(null, signing.cert);
+  return xml.replace(
+    '<SingleLogoutService ',
+    `<SingleLogoutService Binding="${REDIRECT_BINDING}" Location="${urls.logout}"/>\n    <SingleLogoutService `,
+  );
 }
 
 async function enabledProvider(ctx: ServerContext, workspace: WorkspaceRow, handle: string) {
@@ -311,7 +334,7 @@ export function safeReturnPath(value: string | undefined): string {
 
 export async function loginUrl(ctx: ServerContext, workspace: WorkspaceRow, handle: string, redirect?: string) {
   const row = await enabledProvider(ctx, workspace, handle);
-  return serviceProvider(ctx, workspace, row).getAuthorizeUrlAsync(safeReturnPath(redirect), undefined, {});
+  return (await serviceProvider(ctx, workspace, row)).getAuthorizeUrlAsync(safeReturnPath(redirect), undefined, {});
 }
 
 /** The email a profile asserts: an email attribute, else an email-shaped NameID. */
@@ -364,7 +387,7 @@ export async function consumeResponse(
   body: { SAMLResponse: string; RelayState?: string | undefined },
 ): Promise<{ sessionToken: string; user: UserRow; redirect: string }> {
   const row = await enabledProvider(ctx, workspace, handle);
-  const sp = serviceProvider(ctx, workspace, row);
+  const sp = await serviceProvider(ctx, workspace, row);
   let profile: Profile | null;
   try {
     ({ profile } = await sp.validatePostResponseAsync({ SAMLResponse: body.SAMLResponse }));
@@ -390,45 +413,71 @@ export async function consumeResponse(
   return { sessionToken, user, redirect: safeReturnPath(body.RelayState) };
 }
 
+/** How old a logout request may be; with the ids seen kept as long, a replayed one is refused. */
+const LOGOUT_REQUEST_TTL_MS = REQUEST_TTL_MS;
+
+function refused(error: unknown): HttpError {
+  return badRequest(`The SAML logout was refused: ${error instanceof Error ? error.message : String(error)}`);
+}
+
 /**
- * Single logout: the browser's session ends (and, when the provider does single logout, at the provider too),
- * or the provider's own logout request ends the sessions of its NameID. Answers where to send the browser.
+ * The identity provider logs a person out (its LogoutRequest, signature already checked): their sessions of this
+ * provider end (only the session it names, when it names one), and the answer is a signed LogoutResponse to the
+ * provider's logout URL. A request is taken once and only while fresh: a replayed one changes nothing.
  */
-export async function logoutUrl(
+async function answerLogoutRequest(
   ctx: ServerContext,
   workspace: WorkspaceRow,
-  handle: string,
-  sessionToken: string | undefined,
-  query: Record<string, string | undefined>,
-  originalQuery: string,
+  row: SsoProviderRow,
+  sp: SAML,
+  profile: Profile,
+  requestXml: string,
+  relayState: string | undefined,
 ): Promise<string> {
-  const row = await providerOf(ctx, workspace, handle);
+  const issued = Date.parse(/<(?:\w+:)?LogoutRequest\b[^>]*?\sIssueInstant="([^"]+)"/.exec(requestXml)?.[1] ?? '');
+  const nowMs = ctx.now().getTime();
+  if (!Number.isFinite(issued) || issued < nowMs - LOGOUT_REQUEST_TTL_MS || issued > nowMs + 60_000)
+    throw refused('the request is not fresh');
+  const id = typeof profile.ID === 'string' ? profile.ID : '';
+  try {
+    await requestCache(ctx, workspace.id).saveAsync(`logout-request:${row.id}:${id}`, String(issued));
+  } catch {
+    throw refused('the request was already answered');
+  }
   const { db } = ctx.database;
   const now = isoNow(ctx);
-  if (query.SAMLRequest || query.SAMLResponse) {
-    const sp = serviceProvider(ctx, workspace, row);
-    let result: { profile: Profile | null; loggedOut: boolean };
-    try {
-      result = await sp.validateRedirectAsync(query, originalQuery);
-    } catch (error) {
-      throw badRequest(`The SAML logout was refused: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (query.SAMLResponse || !result.profile) return '/login';
-    // The provider logs this person out everywhere: end their sessions of this provider.
-    const sessions = await db
-      .selectFrom('sessions')
-      .select('id')
-      .where('workspace_id', '=', workspace.id)
-      .where('sso_provider_id', '=', row.id)
-      .where('saml_name_id', '=', result.profile.nameID)
-      .where('revoked_at', 'is', null)
+  const sessions = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('workspace_id', '=', workspace.id)
+    .where('sso_provider_id', '=', row.id)
+    .where('saml_name_id', '=', profile.nameID)
+    .$if(Boolean(profile.sessionIndex), (qb) => qb.where('saml_session_index', '=', profile.sessionIndex!))
+    .where('revoked_at', 'is', null)
+    .execute();
+  if (sessions.length > 0) {
+    await db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where(
+        'id',
+        'in',
+        sessions.map((session) => session.id),
+      )
       .execute();
-    for (const { id } of sessions) {
-      await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).execute();
-      ctx.callers.forgetSession(id);
-    }
-    return sp.getLogoutResponseUrlAsync(result.profile, query.RelayState ?? '', {}, true);
   }
+  for (const { id: sessionId } of sessions) ctx.callers.forgetSession(sessionId);
+  return sp.getLogoutResponseUrlAsync(profile, relayState ?? '', {}, true);
+}
+
+/** The session of this browser's cookie ends; with single logout on, the browser goes on to the provider. */
+async function endBrowserSession(
+  ctx: ServerContext,
+  workspace: WorkspaceRow,
+  row: SsoProviderRow,
+  sessionToken: string | undefined,
+): Promise<string> {
+  const { db } = ctx.database;
   const session = sessionToken
     ? await db
         .selectFrom('sessions')
@@ -439,11 +488,15 @@ export async function logoutUrl(
         .executeTakeFirst()
     : undefined;
   if (!session) return '/login';
-  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', session.id).execute();
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: isoNow(ctx) })
+    .where('id', '=', session.id)
+    .execute();
   ctx.callers.forgetSession(session.id);
   if (!row.slo_enabled || !row.idp_slo_url || session.sso_provider_id !== row.id || !session.saml_name_id)
     return '/login';
-  return serviceProvider(ctx, workspace, row).getLogoutUrlAsync(
+  return (await serviceProvider(ctx, workspace, row)).getLogoutUrlAsync(
     {
       issuer: row.idp_entity_id ?? '',
       nameID: session.saml_name_id,
@@ -453,4 +506,65 @@ export async function logoutUrl(
     '/login',
     {},
   );
+}
+
+/**
+ * Single logout, HTTP-Redirect binding (GET): the browser's session ends (and, when the provider does single
+ * logout, at the provider too); or the provider's signed LogoutRequest ends the sessions it names; or the
+ * provider's signed LogoutResponse closes our own request. Answers where to send the browser. An unsigned or
+ * badly signed message is refused (400) and changes nothing.
+ */
+export async function logoutUrl(
+  ctx: ServerContext,
+  workspace: WorkspaceRow,
+  handle: string,
+  sessionToken: string | undefined,
+  query: Record<string, string | undefined>,
+  originalQuery: string,
+): Promise<string> {
+  const row = await providerOf(ctx, workspace, handle);
+  if (!query.SAMLRequest && !query.SAMLResponse) return endBrowserSession(ctx, workspace, row, sessionToken);
+  const sp = await serviceProvider(ctx, workspace, row);
+  // node-saml takes a redirect message with no Signature as valid: anyone could log anyone out.
+  if (!query.Signature || !query.SigAlg) throw refused('the message is not signed');
+  let result: { profile: Profile | null; loggedOut: boolean };
+  let xml: string;
+  try {
+    result = await sp.validateRedirectAsync(query, originalQuery);
+    xml = inflateRawSync(Buffer.from(query.SAMLRequest ?? query.SAMLResponse!, 'base64')).toString('utf8');
+  } catch (error) {
+    throw refused(error);
+  }
+  if (query.SAMLResponse || !result.profile) return '/login';
+  return answerLogoutRequest(ctx, workspace, row, sp, result.profile, xml, query.RelayState);
+}
+
+/** Single logout, HTTP-POST binding: the provider's signed LogoutRequest, or its LogoutResponse to ours. */
+export async function logoutPost(
+  ctx: ServerContext,
+  workspace: WorkspaceRow,
+  handle: string,
+  body: { SAMLRequest?: string | undefined; SAMLResponse?: string | undefined; RelayState?: string | undefined },
+): Promise<string> {
+  const row = await providerOf(ctx, workspace, handle);
+  if (Boolean(body.SAMLRequest) === Boolean(body.SAMLResponse))
+    throw badRequest('Send either a SAMLRequest or a SAMLResponse');
+  const sp = await serviceProvider(ctx, workspace, row);
+  if (body.SAMLResponse) {
+    try {
+      await sp.validatePostResponseAsync({ SAMLResponse: body.SAMLResponse });
+    } catch (error) {
+      throw refused(error);
+    }
+    return '/login';
+  }
+  let profile: Profile | null;
+  try {
+    ({ profile } = await sp.validatePostRequestAsync({ SAMLRequest: body.SAMLRequest! }));
+  } catch (error) {
+    throw refused(error);
+  }
+  if (!profile) throw refused('no logout request');
+  const xml = Buffer.from(body.SAMLRequest!, 'base64').toString('utf8');
+  return answerLogoutRequest(ctx, workspace, row, sp, profile, xml, body.RelayState);
 }

@@ -44,6 +44,8 @@ function render(url: string, routes: React.ReactNode) {
   ));
 }
 
+const SP_CERT = '-----BEGIN CERTIFICATE-----\nMIIBsp\n-----END CERTIFICATE-----\n';
+
 function provider(overrides: Partial<SsoProvider> = {}): SsoProvider {
   return {
     handle: 'okta',
@@ -55,7 +57,7 @@ function provider(overrides: Partial<SsoProvider> = {}): SsoProvider {
     sp: {
       acs_url: 'http://acme.localhost/api/sso/okta/acs',
       entity_id: 'http://acme.localhost/api/sso/okta',
-      cert: null,
+      cert: SP_CERT,
     },
     thumbnail: null,
     login_url: 'http://acme.localhost/api/sso/okta/login',
@@ -150,6 +152,8 @@ describe('SSO provider page', () => {
     expect(name.value).toBe('Okta');
     expect((screen.getByLabelText('Handle') as HTMLInputElement).disabled).toBe(true);
     expect((screen.getByLabelText('ACS URL') as HTMLInputElement).value).toBe('http://acme.localhost/api/sso/okta/acs');
+    // The service provider's signing certificate, to give the identity provider.
+    expect((screen.getByLabelText('Signing certificate') as HTMLTextAreaElement).value).toBe(SP_CERT);
     expect((screen.getByLabelText('Login URL') as HTMLInputElement).value).toBe(
       'http://acme.localhost/api/sso/okta/login',
     );

@@ -95,6 +95,16 @@ describe('markdown sanitiser', () => {
     expect(root.querySelector('a')?.getAttribute('href')).toBe('https://example.com');
     expect(root.querySelector('input[type=checkbox]')).toBeNull();
   });
+  it('lets the keyboard reach code blocks and tables, which scroll sideways', () => {
+    const root = document.createElement('div');
+    root.innerHTML = renderMarkdown('```js\nconst x = 1;\n```\n\n| a |\n| - |\n| 1 |\n\n<pre>raw</pre>\n\nplain');
+    expect([...root.querySelectorAll('pre, table')].map((element) => element.getAttribute('tabindex'))).toEqual([
+      '0',
+      '0',
+      '0',
+    ]);
+    expect(root.querySelector('p')?.hasAttribute('tabindex')).toBe(false);
+  });
 });
 
 describe('spec view', () => {
@@ -153,6 +163,19 @@ function published(draft: DraftPage): PublishedPage {
   };
 }
 
+/** What the API answers to publishing a spec that is not an OpenAPI document (DESIGN.md 10). */
+const SPEC_REFUSAL = {
+  message: "The content is not a valid OpenAPI document: REQUIRED must have required property 'info'",
+  errors: {
+    content: [
+      "REQUIRED must have required property 'info'",
+      'TYPE must be object',
+      'OpenAPI 3.1 definitions must contain at least one entry in either `paths`, `webhooks`, or `components`.',
+      '…and 2 more problems',
+    ],
+  },
+};
+
 /** A server holding the service's drafts, answering the generic door as the API does. */
 function pagesApi(service: Service, initial: DraftPage[] = []) {
   const drafts = [...initial];
@@ -185,6 +208,8 @@ function pagesApi(service: Service, initial: DraftPage[] = []) {
       }
       if (one && call.method === 'POST') {
         const publish = one[3] === 'publish';
+        if (publish && drafts[index]!.section === 'open-api-specs' && !drafts[index]!.content.startsWith('openapi'))
+          return { status: 422, body: SPEC_REFUSAL };
         drafts[index] = {
           ...drafts[index]!,
           is_published: publish,
@@ -319,5 +344,31 @@ describe('draft editor', () => {
     await waitFor(() =>
       expect((screen.getByRole('button', { name: 'Unpublish' }) as HTMLButtonElement).disabled).toBe(true),
     );
+  });
+
+  it("shows why the server refused to publish a spec, not 'handle taken'; nothing is published", async () => {
+    const spec = makeDraft('s1', { section: 'open-api-specs', title: 'v1', content: 'title: Ledger\npaths: []' });
+    const { calls, drafts } = pagesApi(editable, [spec]);
+    renderApp('/services/payments/draft-open-api-specs/s1');
+    const publish = (await screen.findByRole('button', { name: 'Publish' })) as HTMLButtonElement;
+    await waitFor(() => expect(publish.disabled).toBe(false));
+    fireEvent.click(publish);
+    const refused = await screen.findByRole('alert', { name: 'Publish refused' });
+    expect(within(refused).getByText(SPEC_REFUSAL.message)).toBeTruthy();
+    expect(
+      within(refused)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(SPEC_REFUSAL.errors.content);
+    expect(screen.queryByText('The handle has already been taken.')).toBeNull();
+    expect(screen.queryByText('Published Draft')).toBeNull();
+    expect(calls.filter((call) => call.path.endsWith('/actions/publish'))).toHaveLength(1);
+    expect(drafts[0]!.published_at).toBeNull();
+
+    // A spec the server takes: the refusal goes.
+    fireEvent.change(screen.getByLabelText('Content'), { target: { value: 'openapi: 3.1.0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(await screen.findByText('Published Draft')).toBeTruthy();
+    expect(screen.queryByRole('alert', { name: 'Publish refused' })).toBeNull();
   });
 });

@@ -69,10 +69,13 @@ export async function recordEvent<T extends EventType>(db: Db, event: NewEvent<T
   if (recipients.length > 0) await announce(db, `e ${id}`);
   // DESIGN.md 11: every event of a service with a chat channel is posted there, through the chat outbox.
   if (event.profile_type === 'service') {
+    // A notice's events go to its thread (chat-outbox.ts): they carry the notice.
+    const notice = (event.data as { notice?: unknown }).notice;
     const queued = await enqueueChatMessages(db, {
       id,
       workspace_id: event.workspace_id,
       service_id: event.profile_id,
+      notice_id: event.type.startsWith('notice.') && typeof notice === 'string' ? notice : null,
     });
     if (queued) await announce(db, 'c');
   }

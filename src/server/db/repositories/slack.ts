@@ -123,11 +123,12 @@ export async function deleteServiceChannel(
 
 /**
  * Queues the event for every channel of its service, in the event's transaction; true when any was queued.
- * Times are real time: the job's clock.
+ * A notice's event (`notice_id`) takes its place in the notice's history, written just before in the same
+ * transaction: the notice's messages are sent in that order (its thread). Times are real time: the job's clock.
  */
 export async function enqueueChatMessages(
   db: Db,
-  event: { id: string; workspace_id: string; service_id: string },
+  event: { id: string; workspace_id: string; service_id: string; notice_id: string | null },
 ): Promise<boolean> {
   const now = new Date().toISOString();
   const channels = await db
@@ -137,6 +138,15 @@ export async function enqueueChatMessages(
     .where('service_id', '=', event.service_id)
     .execute();
   if (channels.length === 0) return false;
+  let noticeSeq: number | null = null;
+  if (event.notice_id) {
+    const last = await db
+      .selectFrom('notice_history')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .where('notice_id', '=', event.notice_id)
+      .executeTakeFirst();
+    noticeSeq = last?.seq === null || last?.seq === undefined ? 0 : Number(last.seq);
+  }
   await db
     .insertInto('chat_outbox')
     .values(
@@ -155,6 +165,8 @@ export async function enqueueChatMessages(
         last_error: null,
         created_at: now,
         sent_at: null,
+        notice_id: event.notice_id,
+        notice_seq: noticeSeq,
       })),
     )
     .onConflict((oc) => oc.columns(['event_id', 'provider', 'channel_id']).doNothing())
@@ -182,6 +194,82 @@ export function markChatMessageFailed(
   failure: { error: string; retryAt: string | null },
 ): Promise<void> {
   return markFailed(db, 'chat_outbox', id, owner, failure);
+}
+
+/** Gives a leased row back untried, due at `retryAt` (it waits for an earlier message of its notice). */
+export async function deferChatMessage(db: Db, id: string, owner: string, retryAt: string): Promise<void> {
+  await db
+    .updateTable('chat_outbox')
+    .set((eb) => ({
+      next_attempt_at: retryAt,
+      attempts: eb('attempts', '-', 1),
+      lease_owner: null,
+      lease_until: null,
+    }))
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/**
+ * The earliest message of the same notice and channel still to be sent before `row` (a lower place in the
+ * notice's history), if any: `row` waits for it.
+ */
+export function earlierNoticeMessage(db: Db, row: ChatOutboxRow) {
+  return db
+    .selectFrom('chat_outbox')
+    .select(['id', 'next_attempt_at', 'lease_until'])
+    .where('notice_id', '=', row.notice_id)
+    .where('provider', '=', row.provider)
+    .where('channel_id', '=', row.channel_id)
+    .where('status', '=', 'pending')
+    .where('notice_seq', '<', row.notice_seq)
+    .orderBy('notice_seq')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The root message of a notice in a channel, if posted. */
+export function findChatThread(db: Db, row: Pick<ChatOutboxRow, 'notice_id' | 'provider' | 'channel_id'>) {
+  return db
+    .selectFrom('chat_threads')
+    .select(['ts'])
+    .where('notice_id', '=', row.notice_id!)
+    .where('provider', '=', row.provider)
+    .where('channel_id', '=', row.channel_id)
+    .executeTakeFirst();
+}
+
+/** Keeps the root message of a notice in a channel (a new root, after the old was deleted, replaces it). */
+export async function saveChatThread(
+  db: Db,
+  row: Pick<ChatOutboxRow, 'workspace_id' | 'notice_id' | 'provider' | 'channel_id'>,
+  ts: string,
+): Promise<void> {
+  const now = new Date().toISOString();
+  await db
+    .insertInto('chat_threads')
+    .values({
+      workspace_id: row.workspace_id,
+      notice_id: row.notice_id!,
+      provider: row.provider,
+      channel_id: row.channel_id,
+      ts,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.columns(['notice_id', 'provider', 'channel_id']).doUpdateSet({ ts, updated_at: now }))
+    .execute();
+}
+
+/** The history entry of a notice's event: the message its editor wrote with the status. */
+export function noticeHistoryEntry(db: Db, noticeId: string, seq: number) {
+  return db
+    .selectFrom('notice_history')
+    .select(['status', 'message'])
+    .where('notice_id', '=', noticeId)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
 }
 
 /** What a message says: its event, its service and the workspace's domain (null when the event is gone). */

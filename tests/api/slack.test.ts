@@ -314,6 +314,107 @@ describe('Slack', () => {
     expect(rootsOf('Refunds delayed', before)).toHaveLength(2);
   });
 
+  /** The chat outbox's rows queued since `since` (an ISO time), or those of a notice. */
+  const rowsSince = (since: string, noticeId?: string) => {
+    let query = server.ctx.database.db.selectFrom('chat_outbox').selectAll().where('created_at', '>=', since);
+    if (noticeId) query = query.where('notice_id', '=', noticeId);
+    return query.orderBy('created_at').execute();
+  };
+  const allSent = async (since: string, noticeId?: string) => {
+    const rows = await rowsSince(since, noticeId);
+    return rows.length > 0 && rows.every((row) => row.status === 'sent');
+  };
+  const metadataOf = (messageId: string, part: string) => ({
+    event_type: 'beacon_outbox',
+    event_payload: { message_id: messageId, part },
+  });
+
+  it('posts once a message Slack took but whose answer never came (found by its metadata on the retry)', async () => {
+    // A job whose Slack calls give up after 1 s, so the post Slack never answers times out quickly.
+    await outbox.stop();
+    outbox = startChatOutbox(server.ctx, { pollMs: 100, retryBaseMs: 50, retryMaxMs: 200, slackTimeoutMs: 1000 });
+    const since = new Date().toISOString();
+    const before = slack.messages.length;
+    const lookups = slack.lookups;
+    slack.failNext({ method: 'chat.postMessage', lost: 'hang' });
+    await call(alice, 'POST', '/api/services/billing/actions/change-health', { health: 'warning' });
+    await until(() => allSent(since), 10_000);
+    await outbox.idle();
+    const posted = slack.messages.slice(before);
+    expect(posted.map((m) => m.text)).toEqual(['Billing: Health changed from Good to Warning']);
+    const [row] = await rowsSince(since);
+    expect(row!.attempts).toBeGreaterThanOrEqual(2);
+    expect(posted[0]!.metadata).toEqual(metadataOf(row!.id, 'standalone'));
+    // The retry looked in the channel's history and took the message it found.
+    expect(slack.lookups - lookups).toBeGreaterThanOrEqual(1);
+  });
+
+  it('posts a notice’s root and a reply once when their answers were lost', async () => {
+    const since = new Date().toISOString();
+    const before = slack.messages.length;
+    // The root is taken by Slack, the connection lost before its answer.
+    slack.failNext({ method: 'chat.postMessage', lost: 'drop' });
+    const id = await notice('Payouts stuck');
+    await until(() => allSent(since, id), 8000);
+    await outbox.idle();
+    const [root, ...others] = rootsOf('Payouts stuck', before);
+    expect(others).toEqual([]);
+    const [first] = await rowsSince(since, id);
+    expect(first!.attempts).toBeGreaterThanOrEqual(2);
+    expect(root!.metadata).toEqual(metadataOf(first!.id, 'root'));
+    // The root found on the retry is the notice's thread.
+    const thread = await server.ctx.database.db
+      .selectFrom('chat_threads')
+      .select('ts')
+      .where('notice_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(thread.ts).toBe(root!.ts);
+
+    // An update: the root's chat.update goes through, the reply is taken and its answer lost.
+    slack.failNext({ method: 'chat.postMessage', lost: 'drop' });
+    await updateNotice(id, 'identified', 'A stuck payout queue');
+    await until(() => allSent(since, id), 8000);
+    await outbox.idle();
+    expect(rootsOf('Payouts stuck', before)).toHaveLength(1);
+    expect(slack.threadOf('CBILLING', root!.ts).map((m) => m.text)).toEqual(['Identified: A stuck payout queue']);
+    expect(shown(root!).text).toBe('Billing: Incident: Payouts stuck · Identified');
+    const [, second] = await rowsSince(since, id);
+    expect(second!.attempts).toBeGreaterThanOrEqual(2);
+    expect(slack.threadOf('CBILLING', root!.ts)[0]!.metadata).toEqual(metadataOf(second!.id, 'reply'));
+    // Nothing else of the notice was posted.
+    expect(slack.messages.slice(before).filter((m) => m.text.includes('Payouts') || m.thread_ts)).toHaveLength(2);
+  });
+
+  it('still posts when Slack refuses to show the history (a workspace linked before the history scopes)', async () => {
+    slack.failLookups('missing_scope');
+    try {
+      // The first post fails outright; the retry cannot look, and posts.
+      let since = new Date().toISOString();
+      let before = slack.messages.length;
+      const lookups = slack.lookups;
+      slack.failNext({ method: 'chat.postMessage', status: 500 });
+      await call(alice, 'POST', '/api/services/billing/actions/change-health', { health: 'good' });
+      await until(() => allSent(since), 8000);
+      await outbox.idle();
+      expect(slack.lookups - lookups).toBeGreaterThanOrEqual(1);
+      expect(slack.messages.slice(before).map((m) => m.text)).toEqual(['Billing: Health changed from Warning to Good']);
+      // Slack took the first post and its answer was lost: unable to look, the retry posts it again. At least
+      // once, then: the window the history scopes close.
+      since = new Date().toISOString();
+      before = slack.messages.length;
+      slack.failNext({ method: 'chat.postMessage', lost: 'drop' });
+      await call(alice, 'POST', '/api/services/billing/actions/change-health', { health: 'critical' });
+      await until(() => allSent(since), 8000);
+      await outbox.idle();
+      expect(slack.messages.slice(before).map((m) => m.text)).toEqual([
+        'Billing: Health changed from Good to Critical',
+        'Billing: Health changed from Good to Critical',
+      ]);
+    } finally {
+      slack.failLookups(null);
+    }
+  });
+
   it('stops posting when the channel is removed', async () => {
     expect((await call(bob, 'DELETE', '/api/services/billing/channels/slack')).statusCode).toBe(204);
     expect((await call(bob, 'DELETE', '/api/services/billing/channels/slack')).statusCode).toBe(404);

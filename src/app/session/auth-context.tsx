@@ -148,31 +148,50 @@ async function requestSessionToken(domain: string): Promise<string | null> {
   }
 }
 
+/** The token's user, asked for with that token (fresh, so no refresh on 401); null for a token without one. */
+async function requestUser(token: string): Promise<User | null> {
+  const username = usernameFromToken(token);
+  if (!username) return null;
+  const headers = { authorization: `Bearer ${token}` };
+  return bare.call(userOperations.getUser, { params: { username } }, { headers, retryOn401: false });
+}
+
 interface StartRequests {
   domain: string;
   workspace: Promise<Workspace>;
   token: Promise<string | null>;
+  /** Asked for the moment the token is there, not once React has rendered. */
+  user: Promise<User | null>;
+}
+
+function startRequests(domain: string): StartRequests {
+  const token = requestSessionToken(domain);
+  const requests = {
+    domain,
+    workspace: bare.call(workspaceOperations.getWorkspace),
+    token,
+    user: token.then((value) => (value ? requestUser(value) : null)),
+  };
+  // Handled where the provider awaits them.
+  requests.workspace.catch(() => undefined);
+  requests.user.catch(() => undefined);
+  return requests;
 }
 
 let started: StartRequests | null = null;
 
 /**
- * Asks for the workspace and a token at once, before React renders (main.tsx); the provider takes these
- * requests instead of starting its own.
+ * Asks for the workspace, a token and then the user at once, before React renders (main.tsx); the provider
+ * takes these requests instead of starting its own.
  */
 export function startSession(domain: string): void {
-  started = { domain, workspace: bare.call(workspaceOperations.getWorkspace), token: requestSessionToken(domain) };
-  // Handled where the provider awaits them.
-  started.workspace.catch(() => undefined);
-  started.token.catch(() => undefined);
+  started = startRequests(domain);
 }
 
 function takeStartRequests(domain: string): StartRequests {
   const taken = started?.domain === domain ? started : null;
   started = null;
-  return (
-    taken ?? { domain, workspace: bare.call(workspaceOperations.getWorkspace), token: requestSessionToken(domain) }
-  );
+  return taken ?? startRequests(domain);
 }
 
 export function AuthProvider({ domain, children }: { domain: string; children: ReactNode }) {
@@ -200,18 +219,6 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
             })),
       }),
     [requestToken],
-  );
-
-  // At start-up the user is asked for before the token is the provider's: it goes with this call (fresh, so no
-  // refresh on 401).
-  const fetchUser = useCallback(
-    async (token: string): Promise<User | null> => {
-      const username = usernameFromToken(token);
-      if (!username) return null;
-      const headers = { authorization: `Bearer ${token}` };
-      return api.call(userOperations.getUser, { params: { username } }, { headers, retryOn401: false });
-    },
-    [api],
   );
 
   const showUser = useCallback(
@@ -248,9 +255,7 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
     let cancelled = false;
     const start = takeStartRequests(domain);
     const tokenRequest = start.token.catch(() => null);
-    const userRequest = tokenRequest
-      .then((token) => (token ? fetchUser(token) : null))
-      .catch((error: unknown) => (isRefused(error) ? ('refused' as const) : null));
+    const userRequest = start.user.catch((error: unknown) => (isRefused(error) ? ('refused' as const) : null));
     (async () => {
       let workspace: Workspace;
       try {
@@ -281,7 +286,7 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
     return () => {
       cancelled = true;
     };
-  }, [domain, fetchUser, showUser]);
+  }, [domain, showUser]);
 
   const login = useCallback(
     async (email: string, password: string) => {

@@ -6,13 +6,19 @@
 import { ErrorCode, WebClient, type CodedError } from '@slack/web-api';
 import type { SlackConfig } from '../config.js';
 
-export function slackClient(config: SlackConfig, token?: string): WebClient {
+/** `timeoutMs`: how long a call may go unanswered (10 s unless given; the tests give less). */
+export function slackClient(config: SlackConfig, token?: string, options: { timeoutMs?: number } = {}): WebClient {
   return new WebClient(token, {
     slackApiUrl: config.apiUrl,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
-    timeout: 10_000,
+    timeout: options.timeoutMs ?? 10_000,
   });
+}
+
+/** Whether Slack answered and refused (`ok: false`: `missing_scope`, `not_in_channel`, ...), not a lost call. */
+export function isSlackRefusal(error: unknown): boolean {
+  return (error as Partial<CodedError>).code === ErrorCode.PlatformError;
 }
 
 export interface SlackInstall {

@@ -25,8 +25,13 @@ import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { requireSelf } from './users.js';
 
-/** What the bot needs: post to channels, public ones it was not invited to included. */
-const BOT_SCOPES = 'chat:write,chat:write.public,channels:read';
+/**
+ * What the bot needs: post to channels, public ones it was not invited to included; and read the history of
+ * public and private channels (`channels:history`, `groups:history`), so that the chat outbox, retrying a post
+ * whose answer it never heard, finds the message Slack took (by its metadata) rather than posting it twice.
+ * Workspaces linked before these were asked for still work: the outbox posts without looking.
+ */
+const BOT_SCOPES = 'chat:write,chat:write.public,channels:read,channels:history,groups:history';
 const NOT_CONFIGURED = 'Slack is not configured on this server';
 
 /** Where Slack sends the browser back to: the app's callback screens on the workspace's host. */

@@ -1,5 +1,4 @@
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -46,6 +45,7 @@ import { userTeamRoutes } from './routes/user-teams.js';
 import { userRoutes } from './routes/users.js';
 import { watchedServiceRoutes } from './routes/watched-services.js';
 import { workspaceRoutes } from './routes/workspace.js';
+import { helmetHeaders } from './security-headers.js';
 
 export interface RouteEntry {
   method: string;
@@ -142,8 +142,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   });
 
   const https = ctx.config.publicUrl.protocol === 'https:';
-  await app.register(helmet, {
-    global: true,
+  const securityHeaders = helmetHeaders({
     // Over plain HTTP (a local install) HSTS and upgrading requests to https would break the app.
     hsts: https,
     contentSecurityPolicy: {
@@ -159,6 +158,10 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
           : {}),
       },
     },
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
   });
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: ctx.config.maxUploadBytes, files: 1, fields: 5 } });

@@ -36,9 +36,9 @@ import {
   insertInBatches,
   PASSWORD,
   positiveNumber,
-  random,
   registerAndLogIn,
 } from './harness.js';
+import { random } from '../support/random.js';
 
 const RUNS = positiveNumber(process.env.BENCH_RUNS, 3, 'BENCH_RUNS');
 const LONG_TASK_TARGET_MS = 200;

@@ -7,7 +7,8 @@
  * connections, on both engines.
  */
 import { randomUUID } from 'node:crypto';
-import { graphServices, insertDependencies, insertInBatches, random, runBench } from './harness.js';
+import { random } from '../support/random.js';
+import { graphServices, insertDependencies, insertInBatches, runBench } from './harness.js';
 
 const TEAMS = 100;
 const SERVICES = 10_000;

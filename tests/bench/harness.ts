@@ -109,17 +109,6 @@ export async function insertInBatches<T extends object>(
   });
 }
 
-/** A small deterministic PRNG (mulberry32), so every run measures the same data. */
-export function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * `count` live services of the workspace visible to it, `${prefix}-${i}` named `Service ${i}`, owned in turn by
  * `teamIds`, their healths cycling through every health: what the graph benches draw and walk.

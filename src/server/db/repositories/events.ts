@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { CompiledQuery, sql, type ExpressionBuilder } from 'kysely';
 import type { EventData, EventType } from '../../../domain/events.js';
 import { isSqlite } from '../connect.js';
+import { chunks } from './chunks.js';
 import type { Database, EventsTable } from '../schema.js';
 import { visibleTo, type ServiceScope } from './services.js';
 import { enqueueChatMessages } from './slack.js';
@@ -176,32 +177,107 @@ interface EventKey {
   created_at: string;
 }
 
+interface ProfileEventKey extends EventKey {
+  profile_id: string;
+}
+
+/** One profile's index range: before `before` and after `after` (both exclusive, when given), newest first. */
+interface KeyRange {
+  profile: string;
+  before?: EventKey | undefined;
+  after?: EventKey | undefined;
+  limit: number;
+}
+
 const keysSql = new Map<string, string>();
 
 /**
- * The newest keys of each of `count` profiles, after a cursor when `paged`: one index range a profile, in one
- * UNION ALL. Written once per shape and kept: built through the query builder, the many subqueries cost more
- * to compile than to run. Only placeholders vary.
+ * The newest keys of `count` index ranges (one a profile), in one UNION ALL. Written once per shape and kept:
+ * built through the query builder, the many subqueries cost more to compile than to run. Only placeholders vary.
  */
-function newestKeysSql(sqlite: boolean, count: number, paged: boolean): string {
-  const shape = `${sqlite}:${count}:${paged}`;
+function rangeKeysSql(sqlite: boolean, count: number, bounded: { before: boolean; after: boolean }): string {
+  const shape = `${sqlite}:${count}:${bounded.before}:${bounded.after}`;
   let text = keysSql.get(shape);
   if (text) return text;
   let n = 0;
   const next = () => (sqlite ? '?' : `$${++n}`);
   const parts: string[] = [];
   for (let i = 0; i < count; i++) {
-    // In the order the parameters are given: workspace, profile, [cursor time, cursor id], limit.
-    const where = `workspace_id = ${next()} and profile_id = ${next()}`;
-    const cursor = paged ? ` and (created_at, id) < (${next()}, ${next()})` : '';
+    // In the order rangeParameters gives them: workspace, profile, [before], [after], limit.
+    let where = `workspace_id = ${next()} and profile_id = ${next()}`;
+    if (bounded.before) where += ` and (created_at, id) < (${next()}, ${next()})`;
+    if (bounded.after) where += ` and (created_at, id) > (${next()}, ${next()})`;
     parts.push(
-      `select * from (select id, created_at from events where ${where}${cursor} ` +
+      `select * from (select id, created_at, profile_id from events where ${where} ` +
         `order by created_at desc, id desc limit ${next()}) as p${i}`,
     );
   }
   text = parts.join(' union all ');
   keysSql.set(shape, text);
   return text;
+}
+
+function rangeParameters(workspaceId: string, range: KeyRange): unknown[] {
+  return [
+    workspaceId,
+    range.profile,
+    ...(range.before ? [range.before.created_at, range.before.id] : []),
+    ...(range.after ? [range.after.created_at, range.after.id] : []),
+    range.limit,
+  ];
+}
+
+/** The keys of these ranges, a query per shape and per PROFILES_PER_QUERY ranges. */
+async function rangeKeys(db: Db, workspaceId: string, ranges: readonly KeyRange[]): Promise<ProfileEventKey[]> {
+  const byShape = new Map<string, KeyRange[]>();
+  for (const range of ranges) {
+    const shape = `${range.before !== undefined}:${range.after !== undefined}`;
+    byShape.set(shape, [...(byShape.get(shape) ?? []), range]);
+  }
+  const keys: ProfileEventKey[] = [];
+  for (const group of byShape.values())
+    for (const chunk of chunks(group, PROFILES_PER_QUERY)) {
+      const bounded = { before: chunk[0]!.before !== undefined, after: chunk[0]!.after !== undefined };
+      const text = rangeKeysSql(isSqlite(db), chunk.length, bounded);
+      const parameters = chunk.flatMap((range) => rangeParameters(workspaceId, range));
+      keys.push(...(await db.executeQuery<ProfileEventKey>(CompiledQuery.raw(text, parameters))).rows);
+    }
+  return keys;
+}
+
+/**
+ * The newest `limit` keys of these profiles before `before`, exactly, reading few rows (a threshold merge):
+ * first a small quota from each profile; the page's last key then bounds what is left to read, so a second
+ * round reads, only from profiles whose quota ran out above that bound, the rows between the two. With 30
+ * profiles and a page of 20 that is about 60 rows instead of 600.
+ */
+async function newestKeys(
+  db: Db,
+  workspaceId: string,
+  profiles: readonly string[],
+  before: EventKey | undefined,
+  limit: number,
+): Promise<EventKey[]> {
+  const quota = Math.min(limit, Math.max(2, Math.ceil((2 * limit) / profiles.length)));
+  const first = await rangeKeys(
+    db,
+    workspaceId,
+    profiles.map((profile) => ({ profile, before, limit: quota })),
+  );
+  const read = new Map<string, ProfileEventKey[]>();
+  for (const key of first) read.set(key.profile_id, [...(read.get(key.profile_id) ?? []), key]);
+  first.sort(newestFirst);
+  // Every key of the true page is at least this one: `limit` keys at least as new are in hand already.
+  const bound = first.length >= limit ? first[limit - 1] : undefined;
+  const rest: KeyRange[] = [];
+  for (const [profile, keys] of read) {
+    if (keys.length < quota) continue; // The profile has nothing older.
+    const oldest = keys.reduce((a, b) => (newestFirst(a, b) > 0 ? a : b));
+    if (bound && newestFirst(oldest, bound) >= 0) continue; // Its next row is older than the bound.
+    rest.push({ profile, before: oldest, after: bound, limit });
+  }
+  const keys: EventKey[] = rest.length > 0 ? [...first, ...(await rangeKeys(db, workspaceId, rest))] : first;
+  return keys.sort(newestFirst).slice(0, limit);
 }
 
 /** The (created_at, id) of the cursor's event; undefined when there is no cursor, null when it is gone. */
@@ -229,9 +305,23 @@ function newestFirst(a: { created_at: string; id: string }, b: { created_at: str
   return a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1;
 }
 
+const eventsByIdText = new Map<string, string>();
+
+/** The page's events by id; the text kept per page size (compiling it cost as much as running it). */
+function eventsByIdSql(sqlite: boolean, count: number): string {
+  const shape = `${sqlite}:${count}`;
+  let text = eventsByIdText.get(shape);
+  if (!text) {
+    const list = Array.from({ length: count }, (_, i) => (sqlite ? '?' : `$${i + 1}`)).join(', ');
+    text = `select id, type, data, created_at, agent_name, profile_id from events where id in (${list})`;
+    eventsByIdText.set(shape, text);
+  }
+  return text;
+}
+
 /**
  * The newest events of these profiles after the cursor, newest first. Each profile's events are read from its
- * own index range (at most `limit` rows each), then merged: the cost follows the number of profiles and the
+ * own index range (newestKeys: a few rows each), then merged: the cost follows the number of profiles and the
  * page, not the number of events in the workspace.
  */
 export async function listProfileEvents(
@@ -244,28 +334,17 @@ export async function listProfileEvents(
   // A cursor that is gone (kept no longer) ends the feed.
   if (after === null || profiles.length === 0) return [];
   // First the page's keys, from the index alone (it covers them); then only those rows.
-  const keys: EventKey[] = [];
-  for (let start = 0; start < profiles.length; start += PROFILES_PER_QUERY) {
-    const chunk = profiles.slice(start, start + PROFILES_PER_QUERY);
-    const text = newestKeysSql(isSqlite(db), chunk.length, after !== undefined);
-    const parameters = chunk.flatMap((profile) => [
+  const ids = (
+    await newestKeys(
+      db,
       workspaceId,
-      profile.id,
-      ...(after ? [after.created_at, after.id] : []),
+      profiles.map((profile) => profile.id),
+      after,
       page.limit,
-    ]);
-    keys.push(...(await db.executeQuery<EventKey>(CompiledQuery.raw(text, parameters))).rows);
-  }
-  const ids = keys
-    .sort(newestFirst)
-    .slice(0, page.limit)
-    .map((key) => key.id);
+    )
+  ).map((key) => key.id);
   if (ids.length === 0) return [];
-  const rows: EventColumns[] = await db
-    .selectFrom('events')
-    .select(['id', 'type', 'data', 'created_at', 'agent_name', 'profile_id'])
-    .where('id', 'in', ids)
-    .execute();
+  const { rows } = await db.executeQuery<EventColumns>(CompiledQuery.raw(eventsByIdSql(isSqlite(db), ids.length), ids));
   const byId = new Map(profiles.map((profile) => [profile.id, profile]));
   return rows.sort(newestFirst).map((event) => {
     const profile = byId.get(event.profile_id)!;
@@ -291,45 +370,45 @@ export async function watchedProfiles(
   userId: string,
   scope: ServiceScope,
 ): Promise<FeedProfile[]> {
-  const myTeams = db
-    .selectFrom('team_members')
-    .select('team_members.team_id')
-    .where('team_members.workspace_id', '=', workspaceId)
-    .where('team_members.user_id', '=', userId);
+  // Each arm starts from the user's own rows (memberships, stars), never from the workspace's services or teams:
+  // an OR over both, or a walk of the workspace, cost as much as the rest of the feed.
   const muted = db
     .selectFrom('mutes')
     .select('mutes.profile_id')
     .where('mutes.workspace_id', '=', workspaceId)
     .where('mutes.user_id', '=', userId)
     .where('mutes.activity', '=', 1);
+  const myTeams = db
+    .selectFrom('team_members')
+    .select('team_members.team_id')
+    .where('team_members.workspace_id', '=', workspaceId)
+    .where('team_members.user_id', '=', userId);
+  const serviceColumns = profileColumns.map((column) => `services.${column}` as const);
   const [teams, services] = await Promise.all([
     db
-      .selectFrom('teams')
+      .selectFrom('team_members')
+      .innerJoin('teams', 'teams.id', 'team_members.team_id')
       .select(profileColumns.map((column) => `teams.${column}` as const))
-      .where('teams.workspace_id', '=', workspaceId)
-      .where('teams.id', 'in', myTeams)
+      .where('team_members.workspace_id', '=', workspaceId)
+      .where('team_members.user_id', '=', userId)
       .where('teams.id', 'not in', muted)
       .execute(),
     db
       .selectFrom('services')
-      .select(profileColumns.map((column) => `services.${column}` as const))
+      .select(serviceColumns)
       .where('services.workspace_id', '=', workspaceId)
-      .where((eb) =>
-        eb.or([
-          eb('services.owner_team_id', 'in', myTeams),
-          eb(
-            'services.id',
-            'in',
-            eb
-              .selectFrom('stars')
-              .select('stars.service_id')
-              .where('stars.workspace_id', '=', workspaceId)
-              .where('stars.user_id', '=', userId),
-          ),
-        ]),
-      )
-      .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)))
+      .where('services.owner_team_id', 'in', myTeams)
       .where('services.id', 'not in', muted)
+      .union(
+        db
+          .selectFrom('stars')
+          .innerJoin('services', 'services.id', 'stars.service_id')
+          .select(serviceColumns)
+          .where('stars.user_id', '=', userId)
+          .where('stars.workspace_id', '=', workspaceId)
+          .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)))
+          .where('services.id', 'not in', muted),
+      )
       .execute(),
   ]);
   return [

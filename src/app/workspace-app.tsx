@@ -1,5 +1,7 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { matchRoutes, Navigate, Route, Routes } from 'react-router-dom';
+import type { ApiClient } from './api/client.js';
 import { AuthProvider, useAuth } from './session/auth-context.js';
 import { FullPageSpinner, NotFound, Spinner } from './components/status-screens.js';
 import { LocalProvider } from './local/local-provider.js';
@@ -74,6 +76,31 @@ export function preloadScreen(pathname: string): void {
   if (match?.inShell !== false) void shell.preload();
 }
 
+/**
+ * The data of the screen the app was opened on, asked for as soon as there is a token, while the screen's code
+ * is still loading (its query then finds the answer under way), rather than once the screen has rendered. Only
+ * the first screen, and only screens whose first query does not depend on the URL's query string.
+ */
+const screenData: Array<{ path: string; prefetch: (client: QueryClient, api: ApiClient) => Promise<unknown> }> = [
+  {
+    path: '/services',
+    prefetch: (client, api) =>
+      import('./services/service-api.js').then(({ firstServicesPage, getServicesSearchQueryOptions }) =>
+        client.prefetchQuery(getServicesSearchQueryOptions(api, firstServicesPage())),
+      ),
+  },
+];
+
+let firstScreenPrefetched = false;
+
+function prefetchFirstScreen(client: QueryClient, api: ApiClient): void {
+  if (firstScreenPrefetched) return;
+  firstScreenPrefetched = true;
+  if (window.location.search) return;
+  const match = matchRoutes(screenData, window.location.pathname)?.at(-1)?.route;
+  if (match) void match.prefetch(client, api).catch(() => undefined);
+}
+
 /** /profile goes to the signed-in user's own profile. */
 function OwnProfile() {
   const { state } = useAuth();
@@ -125,7 +152,7 @@ function MainArea() {
 export function WorkspaceApp({ domain }: { domain: string }) {
   return (
     <AuthProvider domain={domain}>
-      <LocalProvider writeKinds={WRITE_KINDS}>
+      <LocalProvider writeKinds={WRITE_KINDS} onSignedIn={prefetchFirstScreen}>
         <Suspense fallback={<FullPageSpinner />}>
           <Routes>
             <Route path="/register" element={<RegisterScreen />} />

@@ -137,6 +137,9 @@ export function openLocalDb(workspace: string, handle: string): LocalDb {
   if (!db) {
     db = new LocalDb(name);
     instances.set(name, db);
+    // Opened now, not at the first read: a fresh profile takes a while to create the database, and the first
+    // answers from the network should find it ready to store them. A failure shows at the first use.
+    db.open().catch(() => undefined);
   }
   return db;
 }

@@ -123,66 +123,26 @@ export function createDexieQueryPersister(db: LocalDb, options: DexiePersisterOp
     deserialize: (stored) => stored,
   });
 
-  /**
-   * A network answer already under way, for the refetch that follows a restore: that refetch takes it rather
-   * than asking again (set and taken within one synchronous `query.fetch()`).
-   */
-  const underWay = new Map<string, Promise<unknown>>();
-
   async function persisterFn<T, TQueryKey extends QueryKey>(
     queryFn: (context: QueryFunctionContext<TQueryKey>) => T | Promise<T>,
     context: QueryFunctionContext<TQueryKey>,
     query: Query,
   ): Promise<T> {
     if (!persists(query)) return queryFn(context);
-    const stored = (data: T) => {
-      // After the fetch has settled into the query's state.
-      notifyManager.schedule(() => void core.persistQuery(query as unknown as CoreQuery));
-      return data;
-    };
-    if (query.state.data !== undefined) {
-      const early = underWay.get(query.queryHash) as Promise<T> | undefined;
-      underWay.delete(query.queryHash);
-      return stored(await (early ?? queryFn(context)));
+    if (query.state.data === undefined) {
+      const restored = await core.retrieveQuery<T>(query.queryHash, (persisted) => {
+        query.setState({
+          dataUpdatedAt: persisted.state.dataUpdatedAt,
+          errorUpdatedAt: persisted.state.errorUpdatedAt,
+        });
+        if (query.isStale()) query.fetch().catch(() => undefined);
+      });
+      if (restored !== undefined) return restored;
     }
-    // Nothing in memory: the network and IndexedDB start together. A fresh profile creates its database before
-    // the first read (about 400 ms measured in Chromium), which must not come before the request.
-    let answered = false;
-    const fetching = Promise.resolve().then(() => queryFn(context));
-    const fetched = fetching.then((data) => {
-      answered = true;
-      return data;
-    });
-    fetched.catch(() => undefined);
-    const restoring = core.retrieveQuery<T>(query.queryHash, (persisted) => {
-      if (answered) return; // The network was first: what was stored is older.
-      query.setState({ dataUpdatedAt: persisted.state.dataUpdatedAt, errorUpdatedAt: persisted.state.errorUpdatedAt });
-      if (!query.isStale()) return;
-      // The stored data shows now; the answer already under way replaces it (or its failure is recorded).
-      underWay.set(query.queryHash, fetching);
-      query.fetch().catch(() => undefined);
-      underWay.delete(query.queryHash);
-    });
-    const first = await Promise.race([
-      fetched.then(
-        () => 'network',
-        () => 'network',
-      ),
-      restoring.then(() => 'local'),
-    ]);
-    if (first === 'network') {
-      try {
-        return stored(await fetched);
-      } catch (error) {
-        // Offline or failing: what was seen last, if anything.
-        const restored = await restoring;
-        if (restored !== undefined) return restored;
-        throw error;
-      }
-    }
-    const restored = await restoring;
-    if (restored !== undefined) return restored;
-    return stored(await fetched);
+    const data = await queryFn(context);
+    // After the fetch has settled into the query's state.
+    notifyManager.schedule(() => void core.persistQuery(query as unknown as CoreQuery));
+    return data;
   }
 
   return {

@@ -1,9 +1,10 @@
-import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import type { OperationInput, Operation } from '../../contract/operation.js';
 import { openLocalDb, type LocalDb } from '../../local/db.js';
 import { mutate as mutateLocal, startOutboxSync, type MutateOptions } from '../../local/outbox.js';
 import { createDexieQueryPersister } from '../../local/query-persister.js';
+import type { ApiClient } from '../api/client.js';
 import { createQueryClient } from '../api/query-client.js';
 import { getStarredQueryOptions } from '../api/shared-queries.js';
 import { useAuth } from '../session/auth-context.js';
@@ -31,7 +32,16 @@ const LocalContext = createContext<WritePath | null>(null);
  * the app is online. `writeKinds` are every kind of write the app queues (the composition root lists them, so a
  * write queued on one screen replays whichever screen is open).
  */
-export function LocalProvider({ writeKinds, children }: { writeKinds: readonly AnyWriteKind[]; children: ReactNode }) {
+export function LocalProvider({
+  writeKinds,
+  onSignedIn,
+  children,
+}: {
+  writeKinds: readonly AnyWriteKind[];
+  /** Called with the user's query client once there is a token: the first screen's data can start then. */
+  onSignedIn?: (client: QueryClient, api: ApiClient) => void;
+  children: ReactNode;
+}) {
   const { state, api, domain } = useAuth();
   const handle = state.user?.handle ?? state.username;
   const db = useMemo(() => (handle ? openLocalDb(domain, handle) : null), [domain, handle]);
@@ -52,8 +62,10 @@ export function LocalProvider({ writeKinds, children }: { writeKinds: readonly A
   // their starred services (the user is the session's; the starred list goes into the cache the screens read).
   const signedIn = Boolean(state.token);
   useEffect(() => {
-    if (signedIn && handle) void client.prefetchQuery(getStarredQueryOptions(api, handle));
-  }, [client, api, handle, signedIn]);
+    if (!signedIn || !handle) return;
+    void client.prefetchQuery(getStarredQueryOptions(api, handle));
+    onSignedIn?.(client, api);
+  }, [client, api, handle, signedIn, onSignedIn]);
 
   useEffect(() => {
     if (!db || !state.token) return;

@@ -227,21 +227,15 @@ function rangeParameters(workspaceId: string, range: KeyRange): unknown[] {
   ];
 }
 
-/** The keys of these ranges, a query per shape and per PROFILES_PER_QUERY ranges. */
+/** The keys of these ranges, all bounded alike (one SQL shape), a query per PROFILES_PER_QUERY ranges. */
 async function rangeKeys(db: Db, workspaceId: string, ranges: readonly KeyRange[]): Promise<ProfileEventKey[]> {
-  const byShape = new Map<string, KeyRange[]>();
-  for (const range of ranges) {
-    const shape = `${range.before !== undefined}:${range.after !== undefined}`;
-    byShape.set(shape, [...(byShape.get(shape) ?? []), range]);
-  }
+  const bounded = { before: ranges[0]?.before !== undefined, after: ranges[0]?.after !== undefined };
   const keys: ProfileEventKey[] = [];
-  for (const group of byShape.values())
-    for (const chunk of chunks(group, PROFILES_PER_QUERY)) {
-      const bounded = { before: chunk[0]!.before !== undefined, after: chunk[0]!.after !== undefined };
-      const text = rangeKeysSql(isSqlite(db), chunk.length, bounded);
-      const parameters = chunk.flatMap((range) => rangeParameters(workspaceId, range));
-      keys.push(...(await db.executeQuery<ProfileEventKey>(CompiledQuery.raw(text, parameters))).rows);
-    }
+  for (const chunk of chunks(ranges, PROFILES_PER_QUERY)) {
+    const text = rangeKeysSql(isSqlite(db), chunk.length, bounded);
+    const parameters = chunk.flatMap((range) => rangeParameters(workspaceId, range));
+    keys.push(...(await db.executeQuery<ProfileEventKey>(CompiledQuery.raw(text, parameters))).rows);
+  }
   return keys;
 }
 
@@ -264,15 +258,16 @@ async function newestKeys(
     workspaceId,
     profiles.map((profile) => ({ profile, before, limit: quota })),
   );
-  const read = new Map<string, ProfileEventKey[]>();
-  for (const key of first) read.set(key.profile_id, [...(read.get(key.profile_id) ?? []), key]);
   first.sort(newestFirst);
+  // Each profile's count and oldest key read (the last of its keys in newest-first order).
+  const read = new Map<string, { count: number; oldest: EventKey }>();
+  for (const key of first) read.set(key.profile_id, { count: (read.get(key.profile_id)?.count ?? 0) + 1, oldest: key });
   // Every key of the true page is at least this one: `limit` keys at least as new are in hand already.
   const bound = first.length >= limit ? first[limit - 1] : undefined;
+  // Every range below has a `before` and the same `after` (the bound or none): one shape.
   const rest: KeyRange[] = [];
-  for (const [profile, keys] of read) {
-    if (keys.length < quota) continue; // The profile has nothing older.
-    const oldest = keys.reduce((a, b) => (newestFirst(a, b) > 0 ? a : b));
+  for (const [profile, { count, oldest }] of read) {
+    if (count < quota) continue; // The profile has nothing older.
     if (bound && newestFirst(oldest, bound) >= 0) continue; // Its next row is older than the bound.
     rest.push({ profile, before: oldest, after: bound, limit });
   }

@@ -101,7 +101,6 @@ describe('the admin area and remote dependencies in the browser', () => {
     await dialog.getByText('Remote workspace ID is required').waitFor();
     expect(await add.isDisabled()).toBe(true);
     await screenshot(page, 'admin-link-dialog');
-    expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByLabel('Remote workspace ID').fill(PARTNER.domain);
     await add.click();
     await page.getByText('Remote workspace was linked').waitFor();
@@ -141,7 +140,6 @@ describe('the admin area and remote dependencies in the browser', () => {
     await page.goto(url('/services/checkout'));
     await item.getByText('Unavailable').waitFor();
     await screenshot(page, 'remote-dependencies-unavailable');
-    expect(await seriousViolations(page)).toEqual([]);
 
     // And an editor removes it.
     await item.getByRole('button', { name: 'Remove Partner Payments API' }).click();

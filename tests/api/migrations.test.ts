@@ -34,6 +34,7 @@ describe('migrations', () => {
         '017-check-aggregates',
         '018-service-counts',
         '019-chat-threads',
+        '020-feed-reads',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -355,10 +355,11 @@ await runBench(`Beacon feeds bench (${FEED_EVENTS.toLocaleString()} events)`, as
     .select('handle')
     .where('id', '=', ownerId)
     .executeTakeFirstOrThrow();
+  // Issue 14 names a p99 (under 50 ms), not a ratio to the bare route: the ratio is printed, not judged.
   return [
-    { name: 'my feed', path: `/api/users/${me.handle}/feed` },
-    { name: 'team public feed', path: `/api/teams/${teams[3]!.handle}/public-feed` },
-    { name: 'my notifications', path: `/api/users/${me.handle}/notifications` },
+    { name: 'my feed', path: `/api/users/${me.handle}/feed`, targetRatio: 0 },
+    { name: 'team public feed', path: `/api/teams/${teams[3]!.handle}/public-feed`, targetRatio: 0 },
+    { name: 'my notifications', path: `/api/users/${me.handle}/notifications`, targetRatio: 0 },
   ];
 });
 if (!streamsPassed) console.log('\nlive delivery: FAIL (see above)');

@@ -36,6 +36,11 @@ export type DatabaseOptions =
       onConnectionError?: (error: Error) => void;
     };
 
+/** Page cache per connection, in KiB (SQLite's default is 2,048). */
+const SQLITE_CACHE_KIB = 64 * 1024;
+/** How much of the file reads may map into memory (SQLite's default is none). */
+const SQLITE_MMAP_BYTES = 1024 * 1024 * 1024;
+
 /** Opens the embedded SQLite file or a PostgreSQL pool behind the same Kysely interface. */
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.engine === 'sqlite') {
@@ -44,6 +49,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
+    // SQLite's default page cache is 2 MiB: with a million events, every index seek read its pages again through
+    // a system call. A larger cache and memory-mapped reads keep hot pages in the process (figures in issue 14).
+    sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
+    sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
     // A write waits this long for another process's lock, then fails with SQLITE_BUSY (a 503, errors.ts).
     sqlite.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     // SQLite gathers planner statistics only when asked; its docs recommend optimize at open and at close.

@@ -19,6 +19,7 @@ import { billingMigration } from './migrations/016-billing.js';
 import { checkAggregatesMigration } from './migrations/017-check-aggregates.js';
 import { serviceCountsMigration } from './migrations/018-service-counts.js';
 import { chatThreadsMigration } from './migrations/019-chat-threads.js';
+import { feedReadsMigration } from './migrations/020-feed-reads.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -42,6 +43,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '017-check-aggregates': checkAggregatesMigration(),
     '018-service-counts': serviceCountsMigration(engine),
     '019-chat-threads': chatThreadsMigration(),
+    '020-feed-reads': feedReadsMigration(engine),
   };
 }
 

@@ -13,7 +13,6 @@ import {
   listProfileEvents,
   markNotificationsRead,
   teamProfiles,
-  watchedProfiles,
   announce,
   type EventRow,
   type FeedPage,
@@ -23,6 +22,7 @@ import type { Caller } from './auth.js';
 import { findTeamOr404 } from './teams.js';
 import { assetUrl, findUserOr404, requireSelf } from './users.js';
 import { serviceScope, viewerOf } from './viewer.js';
+import { watchedProfilesOf } from './watched-profiles.js';
 
 /** Events written before agents were recorded by name. */
 const UNKNOWN_AGENT = 'Beacon';
@@ -69,9 +69,8 @@ async function scopeOf(ctx: ServerContext, caller: Caller) {
 
 export async function getUserFeed(ctx: ServerContext, caller: Caller, username: string, page: FeedPage) {
   const user = await requireSelf(ctx, caller, username, 'You can only read your own feed');
-  const { db } = ctx.database;
-  const profiles = await watchedProfiles(db, caller.workspace.id, user.id, await scopeOf(ctx, caller));
-  return (await listProfileEvents(db, caller.workspace.id, profiles, page)).map(toFeedEvent);
+  const profiles = await watchedProfilesOf(ctx, caller.workspace.id, user.id, await scopeOf(ctx, caller));
+  return (await listProfileEvents(ctx.database.db, caller.workspace.id, profiles, page)).map(toFeedEvent);
 }
 
 export async function getUserPublicFeed(ctx: ServerContext, caller: Caller, username: string, page: FeedPage) {

@@ -60,6 +60,8 @@ export async function requireSelf(
   username: string,
   refusal = 'You can only change your own profile',
 ): Promise<UserRow> {
+  // Handles are unique in a workspace: the caller's own needs no lookup.
+  if (username === caller.user.handle) return caller.user;
   const target = await findUserOr404(ctx, caller.workspace.id, username);
   if (caller.user.id !== target.id) throw forbidden(refusal);
   return target;

@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { isSqlite } from '../connect.js';
+import { precompile } from '../precompiled.js';
 import type { NewUser, UserPatch, UserRow } from '../schema.js';
 import { pageAndCount, type Paged } from './paging.js';
 import { whereSearchTextContains } from './search.js';
 import type { Db } from './workspaces.js';
 
-export function findUserByHandle(db: Db, workspaceId: string, handle: string): Promise<UserRow | undefined> {
-  return db
+const userByHandle = precompile<{ workspaceId: string; handle: string }, UserRow>((db, param) =>
+  db
     .selectFrom('users')
     .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('handle', '=', handle)
-    .executeTakeFirst();
+    .where('workspace_id', '=', param('workspaceId'))
+    .where('handle', '=', param('handle')),
+);
+
+export async function findUserByHandle(db: Db, workspaceId: string, handle: string): Promise<UserRow | undefined> {
+  return (await userByHandle(db, { workspaceId, handle }))[0];
 }
 
 /**

@@ -1,0 +1,80 @@
+import { sql, type Kysely } from 'kysely';
+import type { Engine } from '../connect.js';
+
+/** A table whose rows belong to a workspace (by `workspace_id`), and the columns whose update counts as a change. */
+export interface VersionedTable {
+  table: string;
+  updates: readonly string[];
+}
+
+const changed = (columns: readonly string[], isDistinct: string) =>
+  sql.raw(columns.map((c) => `old.${c} ${isDistinct} new.${c}`).join(' or '));
+
+/**
+ * A `{name}_versions` table (a version per workspace) and triggers that bump a workspace's row in the very
+ * statement, so the transaction, that inserts, deletes or (in `updates`) changes a row of `tables`, whichever code
+ * path writes. A process may then keep what it read from those tables for as long as the version is the one it
+ * read first. No foreign key: a deleted workspace's rows cascade, and their triggers write its row while it goes;
+ * that row is never read again.
+ */
+export async function createVersionTriggers(
+  db: Kysely<unknown>,
+  engine: Engine,
+  name: string,
+  tables: readonly VersionedTable[],
+): Promise<void> {
+  const versions = `${name}_versions`;
+  await db.schema
+    .createTable(versions)
+    .addColumn('workspace_id', 'text', (c) => c.primaryKey())
+    .addColumn('version', 'bigint', (c) => c.notNull())
+    .execute();
+
+  if (engine === 'sqlite') {
+    const bump = (row: 'new' | 'old') =>
+      sql.raw(`insert into ${versions} (workspace_id, version) values (${row}.workspace_id, 1)
+        on conflict (workspace_id) do update set version = version + 1;`);
+    for (const { table, updates } of tables) {
+      const t = sql.table(table);
+      await sql`create trigger ${sql.id(`${table}_${name}_insert`)} after insert on ${t}
+        begin ${bump('new')} end`.execute(db);
+      await sql`create trigger ${sql.id(`${table}_${name}_delete`)} after delete on ${t}
+        begin ${bump('old')} end`.execute(db);
+      if (updates.length === 0) continue;
+      // A row moved to another workspace changes both (none moves today; it costs nothing to say).
+      await sql`create trigger ${sql.id(`${table}_${name}_update`)}
+        after update of ${sql.join(updates.map((c) => sql.id(c)))} on ${t}
+        when ${changed(updates, 'is not')}
+        begin ${bump('old')} ${bump('new')} end`.execute(db);
+    }
+    return;
+  }
+
+  const bumpFunction = sql.id(`${name}_version_bump`);
+  await sql`create function ${bumpFunction}() returns trigger language plpgsql as $$
+    begin
+      if tg_op <> 'INSERT' then
+        insert into ${sql.raw(versions)} (workspace_id, version) values (old.workspace_id, 1)
+          on conflict (workspace_id) do update set version = ${sql.raw(versions)}.version + 1;
+      end if;
+      if tg_op = 'UPDATE' then
+        if new.workspace_id = old.workspace_id then
+          return null;
+        end if;
+      end if;
+      if tg_op <> 'DELETE' then
+        insert into ${sql.raw(versions)} (workspace_id, version) values (new.workspace_id, 1)
+          on conflict (workspace_id) do update set version = ${sql.raw(versions)}.version + 1;
+      end if;
+      return null;
+    end $$`.execute(db);
+  for (const { table, updates } of tables) {
+    const t = sql.table(table);
+    await sql`create trigger ${sql.id(`${table}_${name}_write`)} after insert or delete on ${t}
+      for each row execute function ${bumpFunction}()`.execute(db);
+    if (updates.length === 0) continue;
+    await sql`create trigger ${sql.id(`${table}_${name}_update`)}
+      after update of ${sql.join(updates.map((c) => sql.id(c)))} on ${t}
+      for each row when (${changed(updates, 'is distinct from')}) execute function ${bumpFunction}()`.execute(db);
+  }
+}

@@ -511,6 +511,34 @@ export async function feedVersion(db: Db, workspaceId: string): Promise<string> 
   return String(rows[0]?.version ?? 0);
 }
 
+type TeamServicesValues = { workspaceId: string; teamId: string; userId: string; scopeTeamId: string };
+
+/** A team's services as a scope of this kind may see them: every kind has its own SQL (precompiled). */
+function teamServicesSeenBy(kind: 'all' | 'client' | 'user') {
+  return precompile<TeamServicesValues, Omit<FeedProfile, 'type'>>((db, param) =>
+    db
+      .selectFrom('services')
+      .select(profileColumns.map((column) => `services.${column}` as const))
+      .where('services.workspace_id', '=', param('workspaceId'))
+      .where('services.owner_team_id', '=', param('teamId'))
+      .$if(kind !== 'all', (qb) =>
+        qb.where(
+          visibleTo(param('workspaceId'), {
+            userId: param('userId'),
+            all: false,
+            ...(kind === 'client' ? { teamId: param('scopeTeamId') } : {}),
+          }),
+        ),
+      ),
+  );
+}
+
+const teamServices = {
+  all: teamServicesSeenBy('all'),
+  client: teamServicesSeenBy('client'),
+  user: teamServicesSeenBy('user'),
+};
+
 /** A team and its services, as far as `scope` may see. */
 export async function teamProfiles(
   db: Db,
@@ -518,14 +546,25 @@ export async function teamProfiles(
   team: Omit<FeedProfile, 'type'>,
   scope: ServiceScope,
 ): Promise<FeedProfile[]> {
-  const services = await db
-    .selectFrom('services')
-    .select(profileColumns.map((column) => `services.${column}` as const))
-    .where('services.workspace_id', '=', workspaceId)
-    .where('services.owner_team_id', '=', team.id)
-    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)))
-    .execute();
-  return [{ type: 'team', ...team }, ...services.map((service) => ({ type: 'service' as const, ...service }))];
+  const kind = scope.all ? 'all' : scope.teamId !== undefined ? 'client' : 'user';
+  const services = await teamServices[kind](db, {
+    workspaceId,
+    teamId: team.id,
+    userId: scope.userId,
+    scopeTeamId: scope.teamId ?? '',
+  });
+  const profiles: FeedProfile[] = [
+    { type: 'team', id: team.id, handle: team.handle, name: team.name, icon_asset_id: team.icon_asset_id },
+  ];
+  for (const service of services)
+    profiles.push({
+      type: 'service',
+      id: service.id,
+      handle: service.handle,
+      name: service.name,
+      icon_asset_id: service.icon_asset_id,
+    });
+  return profiles;
 }
 
 /** What a user did (events they caused), newest first, as far as `scope` may see. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { isSqlite } from '../connect.js';
+import { precompile } from '../precompiled.js';
 import type { TeamRole } from '../../../domain/catalogue.js';
 import type { TeamRow } from '../schema.js';
 import { pageAndCount, pageWithTotal, type Paged } from './paging.js';
@@ -57,11 +58,16 @@ function pageOfTeams(filter: TeamFilter, page: SearchPage): Promise<Paged<TeamLi
 }
 
 /** Paths name a team by handle; the id is accepted too. Two indexed lookups rather than one `or` that scans. */
-export async function findTeam(db: Db, workspaceId: string, idOrHandle: string): Promise<TeamListRow | undefined> {
-  return (
-    (await selectTeam(teamsOf(db, workspaceId).where('teams.handle', '=', idOrHandle)).executeTakeFirst()) ??
-    selectTeam(teamsOf(db, workspaceId).where('teams.id', '=', idOrHandle)).executeTakeFirst()
+const teamBy = (column: 'teams.handle' | 'teams.id') =>
+  precompile<{ workspaceId: string; key: string }, TeamListRow>((db, param) =>
+    selectTeam(teamsOf(db, param('workspaceId')).where(column, '=', param('key'))),
   );
+const teamByHandle = teamBy('teams.handle');
+const teamById = teamBy('teams.id');
+
+export async function findTeam(db: Db, workspaceId: string, idOrHandle: string): Promise<TeamListRow | undefined> {
+  const values = { workspaceId, key: idOrHandle };
+  return (await teamByHandle(db, values))[0] ?? (await teamById(db, values))[0];
 }
 
 export function findTeamByHandle(db: Db, workspaceId: string, handle: string) {

@@ -6,7 +6,15 @@ import { isSqlite } from '../connect.js';
 import { precompile } from '../precompiled.js';
 import { chunks } from './chunks.js';
 import type { Database, EventsTable } from '../schema.js';
-import { visibleTo, type ServiceScope } from './services.js';
+import {
+  perScopeKind,
+  scopeKind,
+  scopeOfSlots,
+  scopeValues,
+  visibleTo,
+  type ScopeValues,
+  type ServiceScope,
+} from './services.js';
 import { enqueueChatMessages } from './slack.js';
 import type { Db } from './workspaces.js';
 
@@ -511,33 +519,17 @@ export async function feedVersion(db: Db, workspaceId: string): Promise<string> 
   return String(rows[0]?.version ?? 0);
 }
 
-type TeamServicesValues = { workspaceId: string; teamId: string; userId: string; scopeTeamId: string };
-
-/** A team's services as a scope of this kind may see them: every kind has its own SQL (precompiled). */
-function teamServicesSeenBy(kind: 'all' | 'client' | 'user') {
-  return precompile<TeamServicesValues, Omit<FeedProfile, 'type'>>((db, param) =>
+/** A team's services as a scope may see them (precompiled per scope kind). */
+const teamServices = perScopeKind((kind) =>
+  precompile<ScopeValues & { teamId: string }, Omit<FeedProfile, 'type'>>((db, param) =>
     db
       .selectFrom('services')
       .select(profileColumns.map((column) => `services.${column}` as const))
       .where('services.workspace_id', '=', param('workspaceId'))
       .where('services.owner_team_id', '=', param('teamId'))
-      .$if(kind !== 'all', (qb) =>
-        qb.where(
-          visibleTo(param('workspaceId'), {
-            userId: param('userId'),
-            all: false,
-            ...(kind === 'client' ? { teamId: param('scopeTeamId') } : {}),
-          }),
-        ),
-      ),
-  );
-}
-
-const teamServices = {
-  all: teamServicesSeenBy('all'),
-  client: teamServicesSeenBy('client'),
-  user: teamServicesSeenBy('user'),
-};
+      .$if(kind !== 'all', (qb) => qb.where(visibleTo(param('workspaceId'), scopeOfSlots(kind, param)))),
+  ),
+);
 
 /** A team and its services, as far as `scope` may see. */
 export async function teamProfiles(
@@ -546,13 +538,7 @@ export async function teamProfiles(
   team: Omit<FeedProfile, 'type'>,
   scope: ServiceScope,
 ): Promise<FeedProfile[]> {
-  const kind = scope.all ? 'all' : scope.teamId !== undefined ? 'client' : 'user';
-  const services = await teamServices[kind](db, {
-    workspaceId,
-    teamId: team.id,
-    userId: scope.userId,
-    scopeTeamId: scope.teamId ?? '',
-  });
+  const services = await teamServices[scopeKind(scope)](db, { ...scopeValues(workspaceId, scope), teamId: team.id });
   const profiles: FeedProfile[] = [
     { type: 'team', id: team.id, handle: team.handle, name: team.name, icon_asset_id: team.icon_asset_id },
   ];

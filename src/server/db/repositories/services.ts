@@ -1,6 +1,7 @@
-import type { ExpressionBuilder } from 'kysely';
+import type { Compilable, ExpressionBuilder } from 'kysely';
 import type { Database, ServiceRow, ServicesTable } from '../schema.js';
 import { isSqlite } from '../connect.js';
+import { precompile, type Param } from '../precompiled.js';
 import { pageAndCount, type Paged } from './paging.js';
 import { whereSearchTextContains } from './search.js';
 import type { SearchPage } from './users.js';
@@ -124,7 +125,7 @@ function pageOfServices(
  * How many services the scope may see (of one owner team, when given), summed from `service_counts` (kept by
  * triggers, migration 018): the same visibility rule as `visibleTo`, over a few rows per team.
  */
-function countVisibleServices(db: Db, workspaceId: string, scope: ServiceScope, ownerTeamId?: string) {
+function visibleServicesCount(db: Db, workspaceId: string, scope: ServiceScope, ownerTeamId?: string) {
   return db
     .selectFrom('service_counts')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('n'), eb.lit(0)).as('n'))
@@ -147,9 +148,86 @@ function countVisibleServices(db: Db, workspaceId: string, scope: ServiceScope, 
               ),
         ]),
       ),
-    )
-    .executeTakeFirstOrThrow();
+    );
 }
+
+function countVisibleServices(db: Db, workspaceId: string, scope: ServiceScope, ownerTeamId?: string) {
+  return visibleServicesCount(db, workspaceId, scope, ownerTeamId).executeTakeFirstOrThrow();
+}
+
+/** Which SQL a scope's visibility rule takes: none (workspace admins), an API client's team, a user's teams. */
+export type ScopeKind = 'all' | 'client' | 'user';
+
+export function scopeKind(scope: ServiceScope): ScopeKind {
+  return scope.all ? 'all' : scope.teamId !== undefined ? 'client' : 'user';
+}
+
+/** The values a precompiled query of a scope kind takes for the scope. */
+export interface ScopeValues {
+  workspaceId: string;
+  userId: string;
+  scopeTeamId: string;
+}
+
+export function scopeValues(workspaceId: string, scope: ServiceScope): ScopeValues {
+  return { workspaceId, userId: scope.userId, scopeTeamId: scope.teamId ?? '' };
+}
+
+/** A scope of this kind made of a precompiled query's slots. */
+export function scopeOfSlots(kind: ScopeKind, param: Param<ScopeValues>): ServiceScope {
+  return {
+    userId: param('userId'),
+    all: kind === 'all',
+    ...(kind === 'client' ? { teamId: param('scopeTeamId') } : {}),
+  };
+}
+
+/** One precompiled query per scope kind. */
+export function perScopeKind<T>(make: (kind: ScopeKind) => T): Record<ScopeKind, T> {
+  return { all: make('all'), client: make('client'), user: make('user') };
+}
+
+type ServicesPageValues = ScopeValues & { ownerTeamId: string; limit: number; offset: number };
+
+/** A page of the services a scope may see (of one owner team, when `byTeam`), by name, and their count. */
+function precompiledServicesPage(byTeam: boolean) {
+  const rows = perScopeKind((kind) =>
+    precompile<ServicesPageValues, ServiceListRow>((db, param) => {
+      const scope = scopeOfSlots(kind, param);
+      return selectService(
+        visibleServices(db, param('workspaceId'), scope).$if(byTeam, (qb) =>
+          qb.where('services.owner_team_id', '=', param('ownerTeamId')),
+        ),
+        scope,
+      )
+        .orderBy('services.name')
+        .orderBy('services.handle')
+        .limit(param('limit'))
+        .offset(param('offset')) as unknown as Compilable<ServiceListRow>;
+    }),
+  );
+  const count = perScopeKind((kind) =>
+    precompile<ServicesPageValues, { n: number | string }>((db, param) =>
+      visibleServicesCount(
+        db,
+        param('workspaceId'),
+        scopeOfSlots(kind, param),
+        byTeam ? param('ownerTeamId') : undefined,
+      ),
+    ),
+  );
+  return (db: Db, workspaceId: string, scope: ServiceScope, page: SearchPage, ownerTeamId = '') => {
+    const kind = scopeKind(scope);
+    const values = { ...scopeValues(workspaceId, scope), ownerTeamId, limit: page.limit, offset: page.cursor };
+    return pageAndCount(
+      rows[kind](db, values),
+      count[kind](db, values).then(([row]) => row!),
+    );
+  };
+}
+
+const everyServicePage = precompiledServicesPage(false);
+const teamServicePage = precompiledServicesPage(true);
 
 /**
  * One service by handle or id, whatever its visibility (the caller applies the domain rule, so a hidden
@@ -161,13 +239,19 @@ export async function findService(
   idOrHandle: string,
   viewerId: string,
 ): Promise<ServiceListRow | undefined> {
-  const scope = { userId: viewerId, all: true };
-  const all = visibleServices(db, workspaceId, scope);
-  return (
-    (await selectService(all.where('services.handle', '=', idOrHandle), scope).executeTakeFirst()) ??
-    selectService(all.where('services.id', '=', idOrHandle), scope).executeTakeFirst()
-  );
+  const values = { workspaceId, key: idOrHandle, viewerId };
+  return (await serviceByHandle(db, values))[0] ?? (await serviceById(db, values))[0];
 }
+
+function serviceBy(column: 'services.handle' | 'services.id') {
+  return precompile<{ workspaceId: string; key: string; viewerId: string }, ServiceListRow>((db, param) => {
+    const scope = { userId: param('viewerId'), all: true };
+    return selectService(visibleServices(db, param('workspaceId'), scope).where(column, '=', param('key')), scope);
+  });
+}
+
+const serviceByHandle = serviceBy('services.handle');
+const serviceById = serviceBy('services.id');
 
 export function findServiceByHandle(db: Db, workspaceId: string, handle: string) {
   return db
@@ -185,9 +269,9 @@ export function searchServices(
   scope: ServiceScope,
   page: SearchPage,
 ): Promise<Paged<ServiceListRow>> {
-  const query = whereSearchTextContains(db, visibleServices(db, workspaceId, scope), 'services', page.q);
   // Without a search text the total is the kept count; with one, the matches are counted.
-  if (!page.q?.trim()) return pageOfServices(query, scope, page, countVisibleServices(db, workspaceId, scope));
+  if (!page.q?.trim()) return everyServicePage(db, workspaceId, scope, page);
+  const query = whereSearchTextContains(db, visibleServices(db, workspaceId, scope), 'services', page.q);
   if (!isSqlite(db)) return pageOfServices(query, scope, page);
   return searchServicesOnSqlite(db, workspaceId, scope, page, query);
 }
@@ -221,12 +305,7 @@ async function searchServicesOnSqlite(
 }
 
 export function listTeamServices(db: Db, workspaceId: string, teamId: string, scope: ServiceScope, page: SearchPage) {
-  return pageOfServices(
-    visibleServices(db, workspaceId, scope).where('services.owner_team_id', '=', teamId),
-    scope,
-    page,
-    countVisibleServices(db, workspaceId, scope, teamId),
-  );
+  return teamServicePage(db, workspaceId, scope, page, teamId);
 }
 
 /**

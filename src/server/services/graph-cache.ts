@@ -11,7 +11,7 @@
  */
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import type { ServerContext } from '../context.js';
+import { perContext } from '../per-context.js';
 
 export type Coding = 'br' | 'gzip';
 
@@ -192,17 +192,10 @@ interface Slot<T> {
   queued: Promise<T> | null;
 }
 
-/** Kept beside the context, as the viewer cache is, so the context stays the same shape. */
-const caches = new WeakMap<ServerContext, { answers: GraphCache; states: FreshReads<GraphState> }>();
-
 /** What each graph request reads first: the graph versions and, for a user who is not an admin, their teams. */
 export interface GraphState {
   versions: string;
   teams: string[];
 }
 
-export function graphCacheOf(ctx: ServerContext) {
-  let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = { answers: new GraphCache(), states: new FreshReads() }));
-  return cache;
-}
+export const graphCacheOf = perContext(() => ({ answers: new GraphCache(), states: new FreshReads<GraphState>() }));

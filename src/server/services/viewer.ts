@@ -1,6 +1,7 @@
 import type { TeamRole, Viewer } from '../../domain/catalogue.js';
 import { isAdminRole } from '../../domain/roles.js';
 import type { ServerContext } from '../context.js';
+import { keepRecent, perContext } from '../per-context.js';
 import { teamRolesOfUser } from '../db/repositories/teams.js';
 import type { ServiceScope } from '../db/repositories/services.js';
 import type { Caller } from './auth.js';
@@ -17,13 +18,7 @@ const MAX_ENTRIES = 10_000;
  * Membership writes in this process forget the affected users at once; other processes see them within the
  * TTL, as with the caller cache. Kept beside the context (not in it) so the context stays the same shape.
  */
-const caches = new WeakMap<ServerContext, Map<string, Entry>>();
-
-function cacheOf(ctx: ServerContext): Map<string, Entry> {
-  let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = new Map()));
-  return cache;
-}
+const cacheOf = perContext(() => new Map<string, Entry>());
 
 /** Who is looking: the caller's workspace role (fresh from the caller) and their teams. */
 export async function viewerOf(ctx: ServerContext, caller: Caller): Promise<Viewer> {
@@ -38,9 +33,7 @@ export async function viewerOf(ctx: ServerContext, caller: Caller): Promise<View
   const rows = await teamRolesOfUser(ctx.database.db, workspace.id, user.id);
   const teams = new Map(rows.map((row) => [row.team_id, row.role] as const));
   if (ttl > 0) {
-    cache.delete(user.id);
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-    cache.set(user.id, { teams, until: now + ttl });
+    keepRecent(cache, user.id, { teams, until: now + ttl }, MAX_ENTRIES);
   }
   return { role: user.role, teams };
 }

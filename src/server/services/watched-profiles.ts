@@ -5,6 +5,7 @@
  * visibility scope; one version read (an indexed point read) stands in for two joins on every feed page.
  */
 import type { ServerContext } from '../context.js';
+import { keepRecent, perContext } from '../per-context.js';
 import { feedVersion, watchedProfiles, type FeedProfile } from '../db/repositories/events.js';
 import type { ServiceScope } from '../db/repositories/services.js';
 
@@ -16,13 +17,7 @@ interface Entry {
 /** Users kept per process; the least recently read go first. */
 const MAX_ENTRIES = 10_000;
 
-const caches = new WeakMap<ServerContext, Map<string, Entry>>();
-
-function cacheOf(ctx: ServerContext): Map<string, Entry> {
-  let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = new Map()));
-  return cache;
-}
+const cacheOf = perContext(() => new Map<string, Entry>());
 
 export async function watchedProfilesOf(
   ctx: ServerContext,
@@ -36,13 +31,11 @@ export async function watchedProfilesOf(
   const key = `${workspaceId} ${userId} ${scope.all ? '*' : (scope.teamId ?? '')}`;
   const cache = cacheOf(ctx);
   const hit = cache.get(key);
-  cache.delete(key);
   if (hit && hit.version === version) {
-    cache.set(key, hit);
+    keepRecent(cache, key, hit, MAX_ENTRIES);
     return hit.profiles;
   }
   const profiles = await watchedProfiles(db, workspaceId, userId, scope);
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(key, { version, profiles });
+  keepRecent(cache, key, { version, profiles }, MAX_ENTRIES);
   return profiles;
 }

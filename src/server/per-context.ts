@@ -1,0 +1,21 @@
+import type { ServerContext } from './context.js';
+
+/**
+ * A value kept beside each server context rather than in it, so the context keeps its shape: per-process caches
+ * live here, and each test server (its own context) starts with its own. Made on first use.
+ */
+export function perContext<T>(make: () => T): (ctx: ServerContext) => T {
+  const values = new WeakMap<ServerContext, T>();
+  return (ctx) => {
+    let value = values.get(ctx);
+    if (value === undefined) values.set(ctx, (value = make()));
+    return value;
+  };
+}
+
+/** Sets `key` as the most recent entry of `cache`, dropping the least recent one when `max` are kept. */
+export function keepRecent<K, V>(cache: Map<K, V>, key: K, value: V, max: number): void {
+  cache.delete(key);
+  if (cache.size >= max) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+}

@@ -65,6 +65,9 @@ export interface Seeded {
 /** Fills the fresh workspace `bench` (its owner is already registered) and names the endpoints to measure. */
 export type Seeder = (ctx: ServerContext, workspaceId: string, ownerId: string) => Promise<Endpoint[]>;
 
+/** Runs after an engine's rows, on the same server: the workspace's address, to load in a browser. */
+export type AfterLoad = (engine: TestEngine, origin: string) => Promise<void>;
+
 export function positiveNumber(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
@@ -287,7 +290,7 @@ async function measure(port: number, path: string, headers: Record<string, strin
   return measured;
 }
 
-async function benchEngine(engine: TestEngine, seed: Seeder): Promise<Row[]> {
+async function benchEngine(engine: TestEngine, seed: Seeder, after?: AfterLoad): Promise<Row[]> {
   console.log(`\n${engine}: seeding...`);
   const database = await freshDatabase(engine);
   let ctx: ServerContext | undefined;
@@ -351,6 +354,7 @@ async function benchEngine(engine: TestEngine, seed: Seeder): Promise<Row[]> {
         bare: plain,
       });
     }
+    await after?.(engine, `http://${DOMAIN}.localhost:${port}`);
     return rows;
   } finally {
     await bare.close();
@@ -403,7 +407,7 @@ function printTable(rows: Row[]): void {
 }
 
 /** Runs one benchmark on every engine asked for and prints the table. */
-export async function runBench(title: string, seed: Seeder): Promise<void> {
+export async function runBench(title: string, seed: Seeder, after?: AfterLoad): Promise<void> {
   const engines = enginesToRun();
   console.log(
     `${title}: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${DURATION} s per run; ` +
@@ -414,7 +418,7 @@ export async function runBench(title: string, seed: Seeder): Promise<void> {
   let failed = false;
   for (const engine of engines) {
     try {
-      rows.push(...(await benchEngine(engine, seed)));
+      rows.push(...(await benchEngine(engine, seed, after)));
     } catch (error) {
       // One engine failing (say, no PostgreSQL server) should not hide the other's figures.
       failed = true;

@@ -1,4 +1,5 @@
-import type { Compilable, CompiledQuery } from 'kysely';
+import { sql, type Compilable, type CompiledQuery, type RawBuilder } from 'kysely';
+import { isSqlite } from './connect.js';
 import type { Db } from './repositories/workspaces.js';
 
 /** Stands in a built query for a value given at each run. */
@@ -35,4 +36,17 @@ export function precompile<P extends object, R>(
     );
     return (await db.executeQuery<R>({ ...query, parameters })).rows;
   };
+}
+
+/** A list of ids as one parameter value, for `inList`: a JSON array on SQLite, an array on PostgreSQL. */
+export function listParameter(db: Db, values: readonly string[]): unknown {
+  return isSqlite(db) ? JSON.stringify(values) : values;
+}
+
+/**
+ * The right side of `column in (...)` for a list given as one parameter (`listParameter`): the SQL stays the same
+ * whatever the list's length, so the query can be precompiled.
+ */
+export function inList(db: Db, list: unknown): RawBuilder<string> {
+  return isSqlite(db) ? sql`(select value from json_each(${list}))` : sql`(select unnest(${list}::text[]))`;
 }

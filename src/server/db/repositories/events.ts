@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { CompiledQuery, sql, type Compilable, type ExpressionBuilder } from 'kysely';
 import type { EventData, EventType } from '../../../domain/events.js';
 import { isSqlite } from '../connect.js';
-import { precompile } from '../precompiled.js';
+import { listParameter, precompile } from '../precompiled.js';
 import { chunks } from './chunks.js';
 import type { Database, EventsTable } from '../schema.js';
 import {
@@ -350,7 +350,7 @@ async function pageKeys(
   if (profiles.length < SCAN_FROM_PROFILES) return newestKeys(db, workspaceId, profiles, before, limit);
   const sqlite = isSqlite(db);
   const window = limit * SCAN_PER_PAGE_ROW;
-  const list = sqlite ? JSON.stringify(profiles) : profiles;
+  const list = listParameter(db, profiles);
   const parameters = before ? [workspaceId, before.created_at, before.id, window, list] : [workspaceId, window, list];
   const { rows } = await db.executeQuery<EventKey>(
     CompiledQuery.raw(windowKeysSql(sqlite, before !== undefined), parameters),

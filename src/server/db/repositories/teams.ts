@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isSqlite } from '../connect.js';
-import { precompile } from '../precompiled.js';
+import { inList, listParameter, precompile } from '../precompiled.js';
 import type { TeamRole } from '../../../domain/catalogue.js';
 import type { TeamRow } from '../schema.js';
 import { pageAndCount, pageWithTotal, type Paged } from './paging.js';
@@ -80,7 +80,27 @@ export function findTeamByHandle(db: Db, workspaceId: string, handle: string) {
 }
 
 /** Teams whose name, handle or description contains `q`. */
+type TeamsPageValues = { workspaceId: string; limit: number; offset: number };
+
+const everyTeamRows = precompile<TeamsPageValues, TeamListRow>((db, param) =>
+  selectTeam(teamsOf(db, param('workspaceId')))
+    .orderBy('teams.name')
+    .orderBy('teams.handle')
+    .limit(param('limit'))
+    .offset(param('offset')),
+);
+const everyTeamCount = precompile<TeamsPageValues, { n: number | string }>((db, param) =>
+  teamsOf(db, param('workspaceId')).select((eb) => eb.fn.countAll<number | string>().as('n')),
+);
+
 export function searchTeams(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<TeamListRow>> {
+  if (!page.q?.trim()) {
+    const values = { workspaceId, limit: page.limit, offset: page.cursor };
+    return pageAndCount(
+      everyTeamRows(db, values),
+      everyTeamCount(db, values).then(([row]) => row!),
+    );
+  }
   return pageOfTeams(whereSearchTextContains(db, teamsOf(db, workspaceId), 'teams', page.q), page);
 }
 
@@ -236,28 +256,33 @@ export interface MemberPreview {
  * The first `max` members (by name) of each of `teamIds` and each team's member count, in one query: the
  * avatar groups of a page of teams without a query per team.
  */
+const memberPreviewRows = precompile<{ workspaceId: string; teamIds: unknown; max: number }, MemberPreview>(
+  (db, param) => {
+    const ranked = db
+      .selectFrom('team_members')
+      .innerJoin('users', (join) =>
+        join.onRef('users.id', '=', 'team_members.user_id').on('users.workspace_id', '=', param('workspaceId')),
+      )
+      .where('team_members.team_id', 'in', inList(db, param('teamIds')))
+      .select(['team_members.team_id', 'users.id', 'users.name', 'users.icon_asset_id'])
+      .select(
+        sql<number>`row_number() over (partition by team_members.team_id order by users.name, users.handle)`.as(
+          'position',
+        ),
+      )
+      .select(sql<number | string>`count(*) over (partition by team_members.team_id)`.as('member_count'));
+    return db
+      .selectFrom(ranked.as('ranked'))
+      .select(['team_id', 'id', 'name', 'icon_asset_id', 'member_count'])
+      .where('position', '<=', param('max'))
+      .orderBy('team_id')
+      .orderBy('position');
+  },
+);
+
 export function memberPreviews(db: Db, workspaceId: string, teamIds: string[], max: number): Promise<MemberPreview[]> {
   if (teamIds.length === 0) return Promise.resolve([]);
-  const ranked = db
-    .selectFrom('team_members')
-    .innerJoin('users', (join) =>
-      join.onRef('users.id', '=', 'team_members.user_id').on('users.workspace_id', '=', workspaceId),
-    )
-    .where('team_members.team_id', 'in', teamIds)
-    .select(['team_members.team_id', 'users.id', 'users.name', 'users.icon_asset_id'])
-    .select(
-      sql<number>`row_number() over (partition by team_members.team_id order by users.name, users.handle)`.as(
-        'position',
-      ),
-    )
-    .select(sql<number | string>`count(*) over (partition by team_members.team_id)`.as('member_count'));
-  return db
-    .selectFrom(ranked.as('ranked'))
-    .select(['team_id', 'id', 'name', 'icon_asset_id', 'member_count'])
-    .where('position', '<=', max)
-    .orderBy('team_id')
-    .orderBy('position')
-    .execute();
+  return memberPreviewRows(db, { workspaceId, teamIds: listParameter(db, teamIds), max });
 }
 
 export async function insertMember(

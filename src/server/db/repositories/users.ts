@@ -126,7 +126,33 @@ const USER_COLUMNS = [
  * Users of one workspace whose name, handle or email contains `q`, ordered by name, with the total, in one
  * query (a window count).
  */
+type UsersPageValues = { workspaceId: string; limit: number; offset: number };
+
+const everyUserRows = precompile<UsersPageValues, UserRow>((db, param) =>
+  db
+    .selectFrom('users')
+    .where('users.workspace_id', '=', param('workspaceId'))
+    .select(USER_COLUMNS)
+    .orderBy('users.name')
+    .orderBy('users.handle')
+    .limit(param('limit'))
+    .offset(param('offset')),
+);
+const everyUserCount = precompile<UsersPageValues, { n: number | string }>((db, param) =>
+  db
+    .selectFrom('users')
+    .where('users.workspace_id', '=', param('workspaceId'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n')),
+);
+
 export async function searchUsers(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<UserRow>> {
+  if (!page.q?.trim()) {
+    const values = { workspaceId, limit: page.limit, offset: page.cursor };
+    return pageAndCount(
+      everyUserRows(db, values),
+      everyUserCount(db, values).then(([row]) => row!),
+    );
+  }
   const ofWorkspace = db.selectFrom('users').where('users.workspace_id', '=', workspaceId);
   const query = whereSearchTextContains(db, ofWorkspace, 'users', page.q);
   // The page stops after `limit` rows in name order; a window count would read and sort every user each time.

@@ -34,10 +34,20 @@ async function servicesListInChromium(engine: string, origin: string): Promise<v
   const browser = await launchChromium();
   try {
     const { context, page } = await newPage(browser);
-    const session = await page.request.post(`${origin}/api/session`, {
-      data: { workspace: DOMAIN, login: `owner@${DOMAIN}.example`, password: PASSWORD },
-    });
-    if (!session.ok()) throw new Error(`login: ${session.status()} ${await session.text()}`);
+    // Logged in from the page: Chromium resolves `*.localhost` itself, Node's resolver (page.request) does not.
+    await page.goto(`${origin}/login`);
+    const status = await page.evaluate(
+      async (body) =>
+        (
+          await fetch('/api/session', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).status,
+      { workspace: DOMAIN, login: `owner@${DOMAIN}.example`, password: PASSWORD },
+    );
+    if (status !== 200) throw new Error(`login: ${status}`);
     await page.goto(`${origin}/services`);
     await page.getByRole('article').nth(35).waitFor({ timeout: 30_000 });
     const timings: number[] = [];

@@ -354,7 +354,11 @@ async function benchEngine(engine: TestEngine, seed: Seeder, after?: AfterLoad):
         bare: plain,
       });
     }
-    await after?.(engine, `http://${DOMAIN}.localhost:${port}`);
+    // A failure here is reported without losing the rows measured.
+    await after?.(engine, `http://${DOMAIN}.localhost:${port}`).catch((error: unknown) => {
+      console.error(`  ${engine}: the step after the load failed:`, error);
+      process.exitCode = 1;
+    });
     return rows;
   } finally {
     await bare.close();

@@ -1,3 +1,5 @@
+import type { Db } from './workspaces.js';
+
 /** Rows of a page that carry a `count(*) over ()` column, and what they mean together. */
 export interface Paged<R> {
   rows: R[];
@@ -27,4 +29,16 @@ export async function pageWithTotal<R extends { total: number | string }>(
 export async function pageAndCount<R>(rows: Promise<R[]>, count: Promise<{ n: number | string }>): Promise<Paged<R>> {
   const [page, counted] = await Promise.all([rows, count]);
   return { rows: page, total: Number(counted.n) };
+}
+
+/** A page and its total from two precompiled queries (`precompile`) run with the same values. */
+export function precompiledPage<V, R>(
+  rows: (db: Db, values: V) => Promise<R[]>,
+  count: (db: Db, values: V) => Promise<{ n: number | string }[]>,
+): (db: Db, values: V) => Promise<Paged<R>> {
+  return (db, values) =>
+    pageAndCount(
+      rows(db, values),
+      count(db, values).then(([row]) => row!),
+    );
 }

@@ -2,7 +2,7 @@ import type { Compilable, ExpressionBuilder } from 'kysely';
 import type { Database, ServiceRow, ServicesTable } from '../schema.js';
 import { isSqlite } from '../connect.js';
 import { precompile, type Param } from '../precompiled.js';
-import { pageAndCount, type Paged } from './paging.js';
+import { pageAndCount, precompiledPage, type Paged } from './paging.js';
 import { whereSearchTextContains } from './search.js';
 import type { SearchPage } from './users.js';
 import type { Db } from './workspaces.js';
@@ -216,14 +216,14 @@ function precompiledServicesPage(byTeam: boolean) {
       ),
     ),
   );
-  return (db: Db, workspaceId: string, scope: ServiceScope, page: SearchPage, ownerTeamId = '') => {
-    const kind = scopeKind(scope);
-    const values = { ...scopeValues(workspaceId, scope), ownerTeamId, limit: page.limit, offset: page.cursor };
-    return pageAndCount(
-      rows[kind](db, values),
-      count[kind](db, values).then(([row]) => row!),
-    );
-  };
+  const pages = perScopeKind((kind) => precompiledPage(rows[kind], count[kind]));
+  return (db: Db, workspaceId: string, scope: ServiceScope, page: SearchPage, ownerTeamId = '') =>
+    pages[scopeKind(scope)](db, {
+      ...scopeValues(workspaceId, scope),
+      ownerTeamId,
+      limit: page.limit,
+      offset: page.cursor,
+    });
 }
 
 const everyServicePage = precompiledServicesPage(false);

@@ -3,7 +3,7 @@ import { isSqlite } from '../connect.js';
 import { inList, listParameter, precompile } from '../precompiled.js';
 import type { TeamRole } from '../../../domain/catalogue.js';
 import type { TeamRow } from '../schema.js';
-import { pageAndCount, pageWithTotal, type Paged } from './paging.js';
+import { pageAndCount, pageWithTotal, precompiledPage, type Paged } from './paging.js';
 import { whereSearchTextContains } from './search.js';
 import type { SearchPage } from './users.js';
 import type { Db } from './workspaces.js';
@@ -57,7 +57,6 @@ function pageOfTeams(filter: TeamFilter, page: SearchPage): Promise<Paged<TeamLi
   );
 }
 
-/** Paths name a team by handle; the id is accepted too. Two indexed lookups rather than one `or` that scans. */
 const teamBy = (column: 'teams.handle' | 'teams.id') =>
   precompile<{ workspaceId: string; key: string }, TeamListRow>((db, param) =>
     selectTeam(teamsOf(db, param('workspaceId')).where(column, '=', param('key'))),
@@ -65,6 +64,7 @@ const teamBy = (column: 'teams.handle' | 'teams.id') =>
 const teamByHandle = teamBy('teams.handle');
 const teamById = teamBy('teams.id');
 
+/** Paths name a team by handle; the id is accepted too. Two indexed lookups rather than one `or` that scans. */
 export async function findTeam(db: Db, workspaceId: string, idOrHandle: string): Promise<TeamListRow | undefined> {
   const values = { workspaceId, key: idOrHandle };
   return (await teamByHandle(db, values))[0] ?? (await teamById(db, values))[0];
@@ -79,28 +79,25 @@ export function findTeamByHandle(db: Db, workspaceId: string, handle: string) {
     .executeTakeFirst();
 }
 
-/** Teams whose name, handle or description contains `q`. */
 type TeamsPageValues = { workspaceId: string; limit: number; offset: number };
 
-const everyTeamRows = precompile<TeamsPageValues, TeamListRow>((db, param) =>
-  selectTeam(teamsOf(db, param('workspaceId')))
-    .orderBy('teams.name')
-    .orderBy('teams.handle')
-    .limit(param('limit'))
-    .offset(param('offset')),
-);
-const everyTeamCount = precompile<TeamsPageValues, { n: number | string }>((db, param) =>
-  teamsOf(db, param('workspaceId')).select((eb) => eb.fn.countAll<number | string>().as('n')),
+/** Every team of the workspace, a page by name, and how many there are (no `q`: the common read). */
+const everyTeamPage = precompiledPage(
+  precompile<TeamsPageValues, TeamListRow>((db, param) =>
+    selectTeam(teamsOf(db, param('workspaceId')))
+      .orderBy('teams.name')
+      .orderBy('teams.handle')
+      .limit(param('limit'))
+      .offset(param('offset')),
+  ),
+  precompile<TeamsPageValues, { n: number | string }>((db, param) =>
+    teamsOf(db, param('workspaceId')).select((eb) => eb.fn.countAll<number | string>().as('n')),
+  ),
 );
 
+/** Teams whose name, handle or description contains `q`. */
 export function searchTeams(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<TeamListRow>> {
-  if (!page.q?.trim()) {
-    const values = { workspaceId, limit: page.limit, offset: page.cursor };
-    return pageAndCount(
-      everyTeamRows(db, values),
-      everyTeamCount(db, values).then(([row]) => row!),
-    );
-  }
+  if (!page.q?.trim()) return everyTeamPage(db, { workspaceId, limit: page.limit, offset: page.cursor });
   return pageOfTeams(whereSearchTextContains(db, teamsOf(db, workspaceId), 'teams', page.q), page);
 }
 
@@ -252,10 +249,6 @@ export interface MemberPreview {
   member_count: number | string;
 }
 
-/**
- * The first `max` members (by name) of each of `teamIds` and each team's member count, in one query: the
- * avatar groups of a page of teams without a query per team.
- */
 const memberPreviewRows = precompile<{ workspaceId: string; teamIds: unknown; max: number }, MemberPreview>(
   (db, param) => {
     const ranked = db
@@ -280,6 +273,10 @@ const memberPreviewRows = precompile<{ workspaceId: string; teamIds: unknown; ma
   },
 );
 
+/**
+ * The first `max` members (by name) of each of `teamIds` and each team's member count, in one query: the
+ * avatar groups of a page of teams without a query per team.
+ */
 export function memberPreviews(db: Db, workspaceId: string, teamIds: string[], max: number): Promise<MemberPreview[]> {
   if (teamIds.length === 0) return Promise.resolve([]);
   return memberPreviewRows(db, { workspaceId, teamIds: listParameter(db, teamIds), max });

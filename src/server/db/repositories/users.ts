@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isSqlite } from '../connect.js';
 import { precompile } from '../precompiled.js';
 import type { NewUser, UserPatch, UserRow } from '../schema.js';
-import { pageAndCount, type Paged } from './paging.js';
+import { pageAndCount, precompiledPage, type Paged } from './paging.js';
 import { whereSearchTextContains } from './search.js';
 import type { Db } from './workspaces.js';
 
@@ -122,37 +122,34 @@ const USER_COLUMNS = [
   'users.created_at',
 ] as const;
 
-/**
- * Users of one workspace whose name, handle or email contains `q`, ordered by name, with the total, in one
- * query (a window count).
- */
 type UsersPageValues = { workspaceId: string; limit: number; offset: number };
 
-const everyUserRows = precompile<UsersPageValues, UserRow>((db, param) =>
-  db
-    .selectFrom('users')
-    .where('users.workspace_id', '=', param('workspaceId'))
-    .select(USER_COLUMNS)
-    .orderBy('users.name')
-    .orderBy('users.handle')
-    .limit(param('limit'))
-    .offset(param('offset')),
-);
-const everyUserCount = precompile<UsersPageValues, { n: number | string }>((db, param) =>
-  db
-    .selectFrom('users')
-    .where('users.workspace_id', '=', param('workspaceId'))
-    .select((eb) => eb.fn.countAll<number | string>().as('n')),
+/** Every user of the workspace, a page by name, and how many there are (no `q`: the common read). */
+const everyUserPage = precompiledPage(
+  precompile<UsersPageValues, UserRow>((db, param) =>
+    db
+      .selectFrom('users')
+      .where('users.workspace_id', '=', param('workspaceId'))
+      .select(USER_COLUMNS)
+      .orderBy('users.name')
+      .orderBy('users.handle')
+      .limit(param('limit'))
+      .offset(param('offset')),
+  ),
+  precompile<UsersPageValues, { n: number | string }>((db, param) =>
+    db
+      .selectFrom('users')
+      .where('users.workspace_id', '=', param('workspaceId'))
+      .select((eb) => eb.fn.countAll<number | string>().as('n')),
+  ),
 );
 
+/**
+ * Users of one workspace whose name, handle or email contains `q`, ordered by name, with the total (a page and
+ * a count).
+ */
 export async function searchUsers(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<UserRow>> {
-  if (!page.q?.trim()) {
-    const values = { workspaceId, limit: page.limit, offset: page.cursor };
-    return pageAndCount(
-      everyUserRows(db, values),
-      everyUserCount(db, values).then(([row]) => row!),
-    );
-  }
+  if (!page.q?.trim()) return everyUserPage(db, { workspaceId, limit: page.limit, offset: page.cursor });
   const ofWorkspace = db.selectFrom('users').where('users.workspace_id', '=', workspaceId);
   const query = whereSearchTextContains(db, ofWorkspace, 'users', page.q);
   // The page stops after `limit` rows in name order; a window count would read and sort every user each time.

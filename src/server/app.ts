@@ -45,7 +45,7 @@ import { userTeamRoutes } from './routes/user-teams.js';
 import { userRoutes } from './routes/users.js';
 import { watchedServiceRoutes } from './routes/watched-services.js';
 import { workspaceRoutes } from './routes/workspace.js';
-import { helmetHeaders } from './security-headers.js';
+import { apiSecurityHeaders, helmetHeaders } from './security-headers.js';
 
 export interface RouteEntry {
   method: string;
@@ -82,6 +82,11 @@ class RequestLogsAtDebug extends LogController {
     if (error) reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
+}
+
+/** Whether a request's URL is the API's (everything else is the web app). */
+function isApiPath(url: string): boolean {
+  return url.startsWith('/api/') || url === '/api' || url.startsWith('/api?');
 }
 
 /** Builds the Fastify app around a server context; the server and the tests both use this. */
@@ -159,8 +164,9 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       },
     },
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(securityHeaders);
+  const apiHeaders = apiSecurityHeaders(https);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isApiPath(request.url) ? apiHeaders : securityHeaders);
     done();
   });
   await app.register(cookie);
@@ -217,10 +223,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   // Everything outside /api is the web app; unknown API paths are JSON 404s.
   const sendPage = await registerWebApp(app, ctx, ctx.config.webDir);
   app.setNotFoundHandler((request, reply) => {
-    const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      !request.url.startsWith('/api/') &&
-      request.url !== '/api';
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url);
     return isPage ? sendPage(reply) : reply.code(404).send({ message: 'Not Found' });
   });
 

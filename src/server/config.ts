@@ -31,6 +31,8 @@ export interface Config {
   /** Registration and beta-key checks per address and minute. */
   registerRateLimitPerMinute: number;
   authCacheTtlMs: number;
+  /** Bytes of catalogue answers one process keeps (services/catalogue-cache.ts); 0 keeps none. */
+  readCacheBytes: number;
   logLevel: string;
   /** Which proxies' X-Forwarded-For to believe: none, a hop count, or their addresses (Fastify `trustProxy`). */
   trustProxy: false | number | string[];
@@ -157,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimitPerMinute: integer(env.BEACON_AUTH_RATE_LIMIT, 120, 'BEACON_AUTH_RATE_LIMIT'),
     registerRateLimitPerMinute: integer(env.BEACON_REGISTER_RATE_LIMIT, 10, 'BEACON_REGISTER_RATE_LIMIT'),
     authCacheTtlMs: integer(env.BEACON_AUTH_CACHE_TTL_MS, 2000, 'BEACON_AUTH_CACHE_TTL_MS'),
+    readCacheBytes: integer(env.BEACON_READ_CACHE_MB, 32, 'BEACON_READ_CACHE_MB') * 1024 * 1024,
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: trustProxy(env.BEACON_TRUST_PROXY),
     sharedRunner: env.BEACON_SHARED_RUNNER !== '0',

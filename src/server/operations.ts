@@ -15,6 +15,7 @@ import {
   type ParsedInput,
 } from '../contract/operation.js';
 import type { RouteScope } from '../domain/scopes.js';
+import type { Answer, Made } from './answer-cache.js';
 import type { ServerContext } from './context.js';
 import { requireCaller } from './http.js';
 import type { Caller } from './services/auth.js';
@@ -43,12 +44,25 @@ export interface RouteExtras {
   config?: Omit<FastifyContextConfig, 'scope'>;
   /** How this route authenticates, when not by bearer token alone (assets also take the session cookie). */
   authenticate?: (request: FastifyRequest) => (domain: string) => Promise<Caller>;
+  /**
+   * Where this read's answers are kept (services/catalogue-cache.ts): the kept answer for the caller and the
+   * request's path and query, or the one `make` makes; `null` when nothing is kept.
+   */
+  keep?: (ctx: ServerContext, caller: Caller, path: string, make: () => Promise<Made>) => Promise<Answer | null>;
 }
 
 /** The route's decision for API clients, as the scope tests and http.ts read it. */
 export function routeScopeOf(operation: Operation): RouteScope | undefined {
   if (operation.access === 'public') return undefined;
   return operation.access === 'user' ? null : operation.access;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The JSON bytes of `value` as the route's serializer writes them (checked against the contract's schema). */
+function serialized(reply: FastifyReply, value: unknown): Buffer {
+  const out = reply.serialize(value);
+  return typeof out === 'string' ? Buffer.from(out) : Buffer.from(out as Uint8Array);
 }
 
 function isReply(value: unknown): value is FastifyReply {
@@ -85,6 +99,19 @@ export function route<O extends Operation>(
         reply,
         caller: request.caller,
       } as unknown as HandlerArgs<O>;
+      const { keep } = extras;
+      if (keep && request.caller) {
+        const made = async (): Promise<Made> => {
+          const result = (await handler(args)) as HandlerResult<O>;
+          if (operation.paged) {
+            const page = result as PageOf<unknown>;
+            return { body: serialized(reply, page.items), headers: { total: String(page.total) } };
+          }
+          return { body: serialized(reply, result) };
+        };
+        const kept = await keep(ctx, request.caller, request.url, made);
+        if (kept) return reply.code(status).headers(kept.headers).type(JSON_TYPE).send(kept.body);
+      }
       const result = await handler(args);
       // A handler that sent the answer itself returns the reply, which is a thenable: awaiting it gives undefined
       // once the answer went, and sending again would only log FST_ERR_REP_ALREADY_SENT (with a stack) each time.

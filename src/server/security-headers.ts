@@ -24,3 +24,19 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
   return headers;
 }
+
+/**
+ * The headers an API answer (JSON, or an uploaded image) needs, after OWASP's REST Security Cheat Sheet: no content
+ * type sniffing, never framed, never loaded by another origin, nothing to run if opened as a document, and HSTS
+ * over HTTPS. Helmet's full set is about documents (scripts, styles, referrers, the opener): on a JSON answer it
+ * does nothing but cost a fifth of a small read's throughput (issue 18), so documents keep it and the API gets this.
+ */
+export function apiSecurityHeaders(hsts: boolean): Record<string, string> {
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'cross-origin-resource-policy': 'same-origin',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    ...(hsts ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+}

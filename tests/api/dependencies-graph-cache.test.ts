@@ -17,7 +17,8 @@ import { closeContext, createContext } from '../../src/server/bootstrap.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { walkDependencies } from '../../src/server/db/repositories/dependencies.js';
-import { FreshReads, GraphCache } from '../../src/server/services/graph-cache.js';
+import { FreshReads } from '../../src/server/answer-cache.js';
+import { GraphCache } from '../../src/server/services/graph-cache.js';
 import { addMember, createService, createTeam, seedWorkspace } from '../support/fixtures.js';
 import { authHeaders, callAs, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 

@@ -35,6 +35,7 @@ describe('migrations', () => {
         '018-service-counts',
         '019-chat-threads',
         '020-feed-reads',
+        '021-catalogue-version',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

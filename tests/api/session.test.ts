@@ -291,10 +291,16 @@ describe('request validation and server basics', () => {
     expect(json(missing)).toEqual({ message: 'Not Found' });
   });
 
-  it('sends helmet security headers', async () => {
+  it('sends the API security headers on API answers, and helmet’s on the app’s pages', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/api/healthz' });
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(response.headers['referrer-policy']).toBeUndefined();
+    const page = await server.app.inject({ method: 'GET', url: '/services' });
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
   });
 });

@@ -20,6 +20,7 @@ import { checkAggregatesMigration } from './migrations/017-check-aggregates.js';
 import { serviceCountsMigration } from './migrations/018-service-counts.js';
 import { chatThreadsMigration } from './migrations/019-chat-threads.js';
 import { feedReadsMigration } from './migrations/020-feed-reads.js';
+import { catalogueVersionMigration } from './migrations/021-catalogue-version.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -44,6 +45,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '018-service-counts': serviceCountsMigration(engine),
     '019-chat-threads': chatThreadsMigration(),
     '020-feed-reads': feedReadsMigration(engine),
+    '021-catalogue-version': catalogueVersionMigration(engine),
   };
 }
 

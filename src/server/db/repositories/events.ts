@@ -16,6 +16,7 @@ import {
   type ServiceScope,
 } from './services.js';
 import { enqueueChatMessages } from './slack.js';
+import { workspaceVersion } from './versions.js';
 import type { Db } from './workspaces.js';
 
 export interface NewEvent<T extends EventType = EventType> {
@@ -510,13 +511,8 @@ export async function watchedProfiles(
  * What the workspace's feeds follow, as of now: it moves with every change `watchedProfiles` could see (the
  * triggers of migration 020), so its rows may be kept while it stays.
  */
-export async function feedVersion(db: Db, workspaceId: string): Promise<string> {
-  const text = isSqlite(db)
-    ? 'select version from feed_versions where workspace_id = ?'
-    : 'select version from feed_versions where workspace_id = $1';
-  const { rows } = await db.executeQuery<{ version: number | string }>(CompiledQuery.raw(text, [workspaceId]));
-  // No row: nothing changed since the migration.
-  return String(rows[0]?.version ?? 0);
+export function feedVersion(db: Db, workspaceId: string): Promise<string> {
+  return workspaceVersion(db, 'feed', workspaceId);
 }
 
 /** A team's services as a scope may see them (precompiled per scope kind). */

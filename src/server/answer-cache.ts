@@ -1,0 +1,187 @@
+/**
+ * Answers kept per process for exactly as long as what they were read from is unchanged: the graph's (services/
+ * graph-cache.ts) and the catalogue's reads (services/catalogue-cache.ts). Each workspace has a version that
+ * triggers bump in the very transaction of every write that could change an answer, whichever process writes
+ * (migrations/version-triggers.ts); a request reads the version first and is answered from what was made at that
+ * version, or makes it. A request that read the old version just before a change may still be answered from
+ * the old answer: the same it would have read itself, since its read would have come before the change too.
+ */
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+export type Coding = 'br' | 'gzip';
+
+/** Below this an answer goes as it is: compressing a few hundred bytes saves nothing worth the header. */
+const COMPRESS_FROM_BYTES = 1024;
+
+const compressors: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
+  // Quality 5: most of brotli's gain over gzip at a fraction of the time 11 takes on a large graph. Both run
+  // on libuv's threads, not on the event loop.
+  br: (body) =>
+    promisify(brotliCompress)(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+  gzip: (body) => promisify(gzip)(body),
+};
+
+/** One answer: its JSON, the headers that go with it, and its compressed twins, each made once on first demand. */
+export class Answer {
+  private readonly coded = new Map<Coding, Promise<Buffer>>();
+
+  constructor(
+    readonly body: Buffer,
+    private readonly grew: (bytes: number) => void = () => {},
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
+
+  /** Whether compressing is worth it for this answer. */
+  get compressible(): boolean {
+    return this.body.length >= COMPRESS_FROM_BYTES;
+  }
+
+  encoded(coding: Coding): Promise<Buffer> {
+    let coded = this.coded.get(coding);
+    if (!coded) {
+      coded = compressors[coding](this.body);
+      this.coded.set(coding, coded);
+      coded.then(
+        (bytes) => this.grew(bytes.length),
+        () => this.coded.delete(coding),
+      );
+    }
+    return coded;
+  }
+}
+
+/** What `compute` makes for an answer: its JSON bytes and the headers that go with them. */
+export interface Made {
+  body: Buffer;
+  headers?: Record<string, string>;
+}
+
+interface Entry {
+  workspaceId: string;
+  answer: Promise<Answer>;
+  bytes: number;
+}
+
+interface Held {
+  versions: string;
+  keys: Set<string>;
+}
+
+export class AnswerCache {
+  /** Every answer, least recently used first. */
+  private readonly entries = new Map<string, Entry>();
+  private readonly workspaces = new Map<string, Held>();
+  private bytes = 0;
+
+  constructor(private readonly budget: number) {}
+
+  /** Bytes held now (answers resolved so far, with their compressed twins). */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /**
+   * Notes the versions a request read. Seeing new versions forgets the workspace's answers of the old ones (no
+   * request will ask for them again); answers `true` then, and `false` when they are the ones held.
+   */
+  see(workspaceId: string, versions: string): boolean {
+    const held = this.workspaces.get(workspaceId);
+    if (held?.versions === versions) return false;
+    if (held) for (const key of held.keys) this.drop(key);
+    this.workspaces.set(workspaceId, { versions, keys: new Set() });
+    return true;
+  }
+
+  /**
+   * The answer held for `key` at the workspace's `versions`, or the one `compute` makes (once, however many
+   * requests ask meanwhile). A failure (say, the thing asked for is missing or hidden) is not kept.
+   */
+  answer(workspaceId: string, versions: string, key: string, compute: () => Promise<Made | Buffer>): Promise<Answer> {
+    const id = `${workspaceId}\u0000${versions}\u0000${key}`;
+    const held = this.entries.get(id);
+    if (held) {
+      this.entries.delete(id);
+      this.entries.set(id, held);
+      return held.answer;
+    }
+    const entry: Entry = { workspaceId, answer: undefined as never, bytes: 0 };
+    const grew = (bytes: number) => {
+      if (this.entries.get(id) !== entry) return;
+      entry.bytes += bytes;
+      this.bytes += bytes;
+      this.evict();
+    };
+    entry.answer = compute().then((made) => {
+      const { body, headers } = Buffer.isBuffer(made) ? { body: made, headers: {} } : made;
+      const answer = new Answer(body, grew, headers);
+      grew(body.length);
+      return answer;
+    });
+    this.entries.set(id, entry);
+    const workspace = this.workspaces.get(workspaceId);
+    if (workspace?.versions === versions) workspace.keys.add(id);
+    entry.answer.catch(() => this.drop(id));
+    return entry.answer;
+  }
+
+  private drop(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.bytes -= entry.bytes;
+    this.workspaces.get(entry.workspaceId)?.keys.delete(id);
+  }
+
+  private evict(): void {
+    for (const id of this.entries.keys()) {
+      if (this.bytes <= this.budget) return;
+      this.drop(id);
+    }
+  }
+}
+
+/**
+ * Reads shared by the requests that wait for them, never older than the request: a request arriving while a read
+ * of its key runs waits for the next one, which starts once that one is done, so it sees every change committed
+ * before it arrived (another process's write included), as a read of its own would; under load one read serves
+ * all the requests that came in meanwhile, instead of one each.
+ */
+export class FreshReads<T> {
+  private readonly slots = new Map<string, Slot<T>>();
+
+  read(key: string, read: () => Promise<T>): Promise<T> {
+    let slot = this.slots.get(key);
+    if (!slot) this.slots.set(key, (slot = { running: null, queued: null }));
+    const { running } = slot;
+    if (!running) return this.start(key, slot, read);
+    const held = slot;
+    const next = () => {
+      held.queued = null;
+      return this.start(key, held, read);
+    };
+    held.queued ??= running.then(next, next);
+    return held.queued;
+  }
+
+  private start(key: string, slot: Slot<T>, read: () => Promise<T>): Promise<T> {
+    const running: Promise<T> = read().finally(() => {
+      if (slot.running === running) slot.running = null;
+      if (!slot.running && !slot.queued && this.slots.get(key) === slot) this.slots.delete(key);
+    });
+    slot.running = running;
+    return running;
+  }
+}
+
+/** The read of a key that runs, and the one the requests that came in meanwhile wait for. */
+interface Slot<T> {
+  running: Promise<T> | null;
+  queued: Promise<T> | null;
+}

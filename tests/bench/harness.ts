@@ -297,7 +297,14 @@ async function benchEngine(engine: TestEngine, seed: Seeder, after?: AfterLoad):
   let app: FastifyInstance | undefined;
   const bare = Fastify();
   try {
-    const config = loadConfig({ ...database.env, PORT: '8080', LOG_LEVEL: 'silent' });
+    // BEACON_READ_CACHE_MB=0 measures the catalogue's reads made on every request instead of kept.
+    const readCache = process.env.BEACON_READ_CACHE_MB;
+    const config = loadConfig({
+      ...database.env,
+      PORT: '8080',
+      LOG_LEVEL: 'silent',
+      ...(readCache !== undefined ? { BEACON_READ_CACHE_MB: readCache } : {}),
+    });
     ctx = await createContext(config, pino({ level: 'silent' }));
     app = await buildApp(ctx);
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -10,6 +10,7 @@ import type { Service, Team } from '../../src/contract/catalogue.js';
 import type { User } from '../../src/contract/accounts.js';
 import { isSqlite } from '../../src/server/db/connect.js';
 import { CATALOGUE_TABLES } from '../../src/server/db/migrations/021-catalogue-version.js';
+import { workspaceVersion } from '../../src/server/db/repositories/versions.js';
 import { catalogueCacheOf } from '../../src/server/services/catalogue-cache.js';
 import {
   addMember,
@@ -236,5 +237,21 @@ describe('kept catalogue reads', () => {
       const expected = columns.map((c) => c.name).filter((name) => !unshown.has(name));
       expect([...updates].sort(), table).toEqual(expected.sort());
     }
+  });
+
+  it('read the version a request starts from as committed, never from a transaction still open', async () => {
+    const before = await workspaceVersion(db(), 'catalogue', workspaceId);
+    await expect(
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await trx.updateTable('services').set({ name: 'Rolled back' }).where('handle', '=', 'ledger').execute();
+          // The write bumped the version inside the transaction; a request reading now must not see it.
+          expect(await workspaceVersion(db(), 'catalogue', workspaceId)).toBe(before);
+          throw new Error('roll back');
+        }),
+    ).rejects.toThrow('roll back');
+    expect(await workspaceVersion(db(), 'catalogue', workspaceId)).toBe(before);
+    expect((await service(cast.owner)).name).not.toBe('Rolled back');
   });
 });

@@ -58,12 +58,15 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     // SQLite gathers planner statistics only when asked; its docs recommend optimize at open and at close.
     sqlite.pragma('optimize = 0x10002');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const side = options.file === ':memory:' ? null : openSideReader(options.file, options.busyTimeoutMs);
+    if (side) sideReaders.set(db, side);
     return {
       db,
       engine: 'sqlite',
       close: async () => {
         sqlite.pragma('optimize');
         await db.destroy();
+        side?.close();
       },
     };
   }
@@ -86,6 +89,41 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   pool.on('connect', (client) => client.on('error', onConnectionError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', schema: options.schema ?? 'public', close: () => db.destroy() };
+}
+
+/** A point read of committed rows, beside the Kysely connection: `get(sql, value)` gives the first column, if any. */
+export interface SideReader {
+  get(text: string, value: string): unknown;
+  close(): void;
+}
+
+const sideReaders = new WeakMap<Kysely<Database>, SideReader>();
+
+/**
+ * SQLite: a second connection to the file, for the version reads every kept answer starts with (repositories/
+ * versions.ts). Kysely's one connection runs queries one at a time behind a queue of promises, which made that
+ * read cost as much as the rest of a kept answer (issue 18); this one reads synchronously. In WAL mode it sees
+ * exactly what is committed, never a transaction still open on the main connection, so a version it reads is never
+ * one that a rollback takes back. Undefined for PostgreSQL, an in-memory database, or a transaction.
+ */
+export function sideReaderOf(db: Kysely<Database>): SideReader | undefined {
+  return sideReaders.get(db);
+}
+
+function openSideReader(file: string, busyTimeoutMs = 5000): SideReader {
+  const sqlite = new BetterSqlite(file, { fileMustExist: true });
+  sqlite.pragma('query_only = ON');
+  sqlite.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  // The few version reads there are, prepared once each.
+  const statements = new Map<string, BetterSqlite.Statement>();
+  return {
+    get(text, value) {
+      let statement = statements.get(text);
+      if (!statement) statements.set(text, (statement = sqlite.prepare(text).pluck()));
+      return statement.get(value);
+    },
+    close: () => sqlite.close(),
+  };
 }
 
 /**

@@ -13,7 +13,7 @@
 import type { TeamRole } from '../../domain/catalogue.js';
 import { AnswerCache, FreshReads, type Answer, type Made } from '../answer-cache.js';
 import type { ServerContext } from '../context.js';
-import { workspaceVersion } from '../db/repositories/versions.js';
+import { workspaceVersion, workspaceVersionNow } from '../db/repositories/versions.js';
 import { perContext } from '../per-context.js';
 import type { Caller } from './auth.js';
 import { viewerOf } from './viewer.js';
@@ -52,7 +52,11 @@ export async function keptCatalogueAnswer(
   const { answers, versions } = catalogueCacheOf(ctx);
   const workspaceId = caller.workspace.id;
   // Read first: a change committed while the answer is made leaves it under the older version, never used again.
-  const version = await versions.read(workspaceId, () => workspaceVersion(ctx.database.db, 'catalogue', workspaceId));
+  // Where the read is synchronous (SQLite), sharing it between requests would only add promises.
+  const { db } = ctx.database;
+  const version =
+    workspaceVersionNow(db, 'catalogue', workspaceId) ??
+    (await versions.read(workspaceId, () => workspaceVersion(db, 'catalogue', workspaceId)));
   answers.see(workspaceId, version);
   const viewer = await viewerOf(ctx, caller);
   const who = caller.client ? `client:${caller.client.id}` : `user:${caller.user.id}`;

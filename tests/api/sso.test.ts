@@ -219,7 +219,30 @@ describe('SAML login', () => {
         }),
       ),
     ).toMatch(/expired|NotOnOrAfter|subject confirmation/i);
-    refused(await signIn({ email: 'eve@ssoco.example', overrides: { SubjectRecipient: 'https://evil.test/acs' } }));
+    // Addressed to another service provider (SAML core 3.2.2, Web SSO profile 4.1.4.3): signed, fresh, and refused.
+    const elsewhere = 'https://other-sp.test/saml/acs';
+    expect(refused(await signIn({ email: 'eve@ssoco.example', overrides: { SubjectRecipient: elsewhere } }))).toMatch(
+      /Recipient \(https:\/\/other-sp\.test/,
+    );
+    expect(refused(await signIn({ email: 'eve@ssoco.example', overrides: { Destination: elsewhere } }))).toMatch(
+      /Destination \(https:\/\/other-sp\.test/,
+    );
+    expect(
+      refused(
+        await signIn({
+          email: 'eve@ssoco.example',
+          overrides: { Destination: elsewhere, SubjectRecipient: elsewhere },
+        }),
+      ),
+    ).toMatch(/Destination/);
+    // A bearer confirmation without a Recipient: the signed part must say who it is for.
+    expect(
+      refused(
+        await signIn({ email: 'eve@ssoco.example', shape: (t) => t.replace(' Recipient="{SubjectRecipient}"', '') }),
+      ),
+    ).toMatch(/names no Recipient/);
+    // Both right: the same person gets in.
+    expect((await signIn({ email: 'eve@ssoco.example' })).headers.location).toBe('/services');
     // Replay: the same response twice; the first opens a session, the second is refused.
     const start = await server.app.inject({ method: 'GET', url: '/api/sso/okta/login', headers: { host } });
     const metadata = (await server.app.inject({ method: 'GET', url: '/api/sso/okta/metadata', headers: { host } }))

@@ -42,6 +42,8 @@ export interface Assertion {
   name?: string;
   /** Changes to the response's values: `Audience`, `ConditionsNotOnOrAfter`, `SubjectRecipient`... */
   overrides?: Record<string, string>;
+  /** Edits the response's template before it is filled and signed (to leave out an attribute, say). */
+  shape?: (template: string) => string;
   /** The session at the provider (AuthnStatement's SessionIndex); a new one when left out. */
   sessionIndex?: string;
 }
@@ -132,7 +134,9 @@ export class TestIdentityProvider {
           '</saml:AuthnContext></saml:AuthnStatement>' +
           `<saml:AttributeStatement><saml:Attribute Name="displayName"><saml:AttributeValue>${assertion.name ?? 'Sam Sso'}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>`;
         const filled = samlify.SamlLib.replaceTagsByValue(
-          template.replace('{AuthnStatement}', statements).replace('{AttributeStatement}', ''),
+          (assertion.shape?.(template) ?? template)
+            .replace('{AuthnStatement}', statements)
+            .replace('{AttributeStatement}', ''),
           values,
         );
         return { id: values.ID!, context: filled };

@@ -67,8 +67,11 @@ export function ssoRoutes(ctx: ServerContext) {
           return reply.redirect(redirect, 303);
         } catch (error) {
           // A person in a browser: back to the login screen, which says why.
-          if (error instanceof HttpError && error.statusCode === 400)
+          if (error instanceof HttpError && error.statusCode === 400) {
+            // The operator learns why; the person sees the same kind of answer as for any refused response.
+            request.log.warn({ provider: params.provider, reason: error.message }, 'SAML response refused');
             return reply.redirect(`/login?sso_error=${encodeURIComponent(error.message)}`, 303);
+          }
           throw error;
         }
       });

@@ -18,6 +18,7 @@ import type { SsoProviderRow, UserRow, WorkspaceRow } from '../db/schema.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors.js';
 import { startSession, type Caller } from './auth.js';
 import { requireFreeSeats } from './billing.js';
+import { addressingFault } from './saml-addressing.js';
 import { hashPassword, randomToken, sha256 } from './secrets.js';
 
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -395,11 +396,12 @@ export async function consumeResponse(
     throw badRequest(`The SAML response was refused: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!profile) throw badRequest('The SAML response was refused: no assertion');
-  // node-saml does not check the Recipient (node-saml#405): the assertion must be for our ACS.
-  const recipient = /Recipient="([^"]*)"/.exec(profile.getAssertionXml?.() ?? '')?.[1];
-  if (recipient !== undefined && recipient !== endpoints(ctx, workspace, row.handle).acs) {
-    throw badRequest('The SAML response was refused: it is for another recipient');
-  }
+  const fault = addressingFault(
+    profile.getSamlResponseXml?.() ?? '',
+    profile.getAssertionXml?.() ?? '',
+    endpoints(ctx, workspace, row.handle).acs,
+  );
+  if (fault) throw badRequest(`The SAML response was refused: ${fault}`);
   const email = emailOf(profile);
   if (!email) throw badRequest('The SAML response was refused: it names no email');
   const user =

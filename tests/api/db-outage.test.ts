@@ -5,6 +5,7 @@
  * recovers by itself, and every write it acknowledged is in the database afterwards; the shared runner pauses
  * and loses none of its results.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
@@ -16,7 +17,9 @@ import { TEST_ENGINE, TEST_POSTGRES_URL } from '../support/database.js';
 import { createTeam } from '../support/fixtures.js';
 import {
   authHeaders,
+  hostOf,
   json,
+  STRONG_PASSWORD,
   registerWorkspace,
   startTestServer,
   type Member,
@@ -188,4 +191,104 @@ describe.runIf(TEST_ENGINE === 'postgres')('the database going away on PostgreSQ
         `backends); ${probes} probes, all stored (${probesPaused} before the database went away)`,
     );
   }, 90_000);
+});
+
+/**
+ * Issue 25: PostgreSQL refusing new connections while the pool holds none: its role's CONNECTION LIMIT reached
+ * (as with "too many clients"), the server starting up (57P03), a proxy in front of it cutting every new
+ * connection. Reads, writes, logins and readiness answer 503 with Retry-After and a `{message}` body, and the
+ * server recovers by itself once connections are accepted again.
+ */
+describe.runIf(TEST_ENGINE === 'postgres')('PostgreSQL refusing new connections', () => {
+  const role = `beacon_refused_${randomBytes(4).toString('hex')}`;
+  const schema = `test_${role}`;
+  let admin: pg.Client;
+  let proxy: TcpProxy;
+  let server: TestServer;
+  let owner: Member;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await admin.connect();
+    // A role of its own: superusers are never held to a connection limit.
+    await admin.query(`create role ${role} login`);
+    await admin.query(`create schema ${schema} authorization ${role}`);
+    // Migrations need pg_trgm, which only a superuser installs (once per database, as an operator would).
+    await admin.query('create extension if not exists pg_trgm with schema public');
+    const direct = new URL(TEST_POSTGRES_URL);
+    proxy = new TcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const url = new URL(TEST_POSTGRES_URL);
+    url.username = role;
+    url.port = String(await proxy.open());
+    server = await startTestServer({ DATABASE_URL: url.toString(), BEACON_DATABASE_SCHEMA: schema });
+    owner = await registerWorkspace(server, 'refused');
+    await createTeam(server, owner, { name: 'Ops', handle: 'ops' });
+  });
+  afterAll(async () => {
+    proxy.refuseNew(null);
+    await admin.query(`alter role ${role} connection limit -1`);
+    await server.close();
+    await proxy.close();
+    await admin.query(`drop schema if exists ${schema} cascade`);
+    await admin.query(`drop role if exists ${role}`);
+    await admin.end();
+  });
+
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    server.app.inject({ method, url, headers: authHeaders(owner), ...(payload ? { payload } : {}) });
+
+  /** Every kind of request, each needing a new connection, answers 503; then they work again. */
+  async function refusedThenRecovered(refuse: () => Promise<void>, accept: () => Promise<void>, name: string) {
+    expect((await call('GET', '/api/teams/ops')).statusCode).toBe(200);
+    await refuse();
+    // The pool drained: every connection it held is gone, so each request must open a new one.
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1', [role]);
+    const answers = [
+      await call('GET', '/api/teams/ops'),
+      await call('GET', '/api/search/services?limit=5'),
+      await call('POST', '/api/teams/ops/services', { name: 'Refused', handle: `refused-${name}` }),
+      await call('GET', `/api/users/${owner.handle}/notifications`),
+      await server.app.inject({
+        method: 'POST',
+        url: '/api/session',
+        headers: { host: hostOf('refused') },
+        payload: { workspace: 'refused', login: owner.email, password: STRONG_PASSWORD },
+      }),
+      await server.app.inject({ method: 'GET', url: '/api/healthz' }),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode, `${name}: ${answer.body}`).toBe(503);
+      expect(answer.headers['retry-after']).toBeDefined();
+      expect(json(answer)).toEqual({ message: expect.any(String) });
+    }
+    await accept();
+    const deadline = Date.now() + 10_000;
+    while ((await call('GET', '/api/teams/ops')).statusCode !== 200) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await sleep(100);
+    }
+    const back = await call('POST', '/api/teams/ops/services', { name: 'Back', handle: `back-${name}` });
+    expect(back.statusCode, back.body).toBe(201);
+  }
+
+  it("answers 503 while the role's connection limit is reached, then recovers", () =>
+    refusedThenRecovered(
+      async () => void (await admin.query(`alter role ${role} connection limit 0`)),
+      async () => void (await admin.query(`alter role ${role} connection limit -1`)),
+      'limit',
+    ));
+
+  it('answers 503 while the database is starting up, then recovers', () =>
+    refusedThenRecovered(
+      async () => proxy.refuseNew('starting-up'),
+      async () => proxy.refuseNew(null),
+      'starting',
+    ));
+
+  it('answers 503 while a proxy cuts every new connection, then recovers', () =>
+    refusedThenRecovered(
+      async () => proxy.refuseNew('reset'),
+      async () => proxy.refuseNew(null),
+      'reset',
+    ));
 });

@@ -1,11 +1,38 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
+ * `starting-up`: PostgreSQL's own answer to a startup message while it starts (FATAL, SQLSTATE 57P03);
+ * `reset`: the connection accepted and cut at once, as a refusing proxy does.
+ */
+export type Refusal = 'starting-up' | 'reset';
+
+/** A PostgreSQL ErrorResponse message (protocol 3.0): 'E', its length, typed fields, a closing zero. */
+function errorResponse(fields: Record<string, string>): Buffer {
+  const body = Buffer.concat([
+    ...Object.entries(fields).map(([type, value]) => Buffer.from(`${type}${value}\0`)),
+    Buffer.from([0]),
+  ]);
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(body.length + 4);
+  return Buffer.concat([Buffer.from('E'), length, body]);
+}
+
+function refuse(client: Socket, refusal: Refusal): void {
+  client.on('error', () => client.destroy());
+  if (refusal === 'reset') return void client.resetAndDestroy();
+  client.once('data', () =>
+    client.end(errorResponse({ S: 'FATAL', V: 'FATAL', C: '57P03', M: 'the database system is starting up' })),
+  );
+}
+
+/**
  * A TCP proxy on loopback that a test can close and open again on the same port: while closed, connections are
  * refused and those it carried are cut, as when a database host goes away.
  */
 export class TcpProxy {
   private server: Server | undefined;
+  /** How new connections are turned away while refusing (`refuseNew`); null: carried through. */
+  private refusal: Refusal | null = null;
   private readonly sockets = new Set<Socket>();
   port = 0;
 
@@ -15,6 +42,7 @@ export class TcpProxy {
   async open(): Promise<number> {
     if (this.server) return this.port;
     const server = createServer((client) => {
+      if (this.refusal) return refuse(client, this.refusal);
       const upstream = connect(this.target);
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
@@ -34,6 +62,14 @@ export class TcpProxy {
     const address = server.address();
     this.port = typeof address === 'object' && address ? address.port : this.port;
     return this.port;
+  }
+
+  /**
+   * New connections are turned away (`null`: carried again) while those already carried go on, as when PostgreSQL
+   * is starting up or a proxy in front of it refuses.
+   */
+  refuseNew(refusal: Refusal | null): void {
+    this.refusal = refusal;
   }
 
   /** Stops listening and cuts every connection it carries. */

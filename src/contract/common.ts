@@ -45,3 +45,19 @@ export const messageBody = z.object({ message: z.string() });
 export function errorResponses<const C extends readonly number[]>(...codes: C) {
   return Object.fromEntries(codes.map((code) => [code, errorBody])) as Record<C[number], typeof errorBody>;
 }
+
+/**
+ * DESIGN.md 4: the header of writes that keep their first answer (operations marked `replayable`). Loose: the
+ * other headers pass through untouched.
+ */
+export const replayHeaders = z.looseObject({
+  'idempotency-key': line()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Replay key (IETF Idempotency-Key draft): the first answer for this caller and key is kept 24 hours and ' +
+        'answered again to a replay, which changes nothing; the same key with another request is 422, while ' +
+        'the first is still running 409',
+    ),
+});

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { ClientScope } from '../domain/scopes.js';
-import { errorBody } from './common.js';
+import { errorBody, replayHeaders } from './common.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -33,6 +33,11 @@ export interface OperationSpec {
   query?: z.ZodType;
   body?: z.ZodType;
   headers?: z.ZodType;
+  /**
+   * Takes an `Idempotency-Key` header (DESIGN.md 4): the first answer per caller and key is kept for 24 hours
+   * and a replay gets it again, changing nothing; the same key with another request is 422.
+   */
+  replayable?: boolean;
   /** The success answer's body; `null` for an answer with no body (204). */
   response: z.ZodType | null;
   /** The success status; default 200, or 204 when `response` is null. */
@@ -138,7 +143,11 @@ export function routeSchemaOf(operation: Operation) {
       ? { content: Object.fromEntries(operation.produces.map((type) => [type, { schema: body }])) }
       : body,
   };
-  for (const status of operation.errors) response[status] = operation.errorBodies?.[status] ?? errorBody;
+  // A replayed key still running is 409, reused with another request 422.
+  const errors: readonly ErrorStatus[] = operation.replayable
+    ? [...new Set<ErrorStatus>([...operation.errors, 409, 422])]
+    : operation.errors;
+  for (const status of errors) response[status] = operation.errorBodies?.[status] ?? errorBody;
   return {
     operationId: operation.id,
     summary: operation.summary,
@@ -146,7 +155,7 @@ export function routeSchemaOf(operation: Operation) {
     ...(operation.params ? { params: operation.params } : {}),
     ...(operation.query ? { querystring: operation.query } : {}),
     ...(operation.body ? { body: operation.body } : {}),
-    ...(operation.headers ? { headers: operation.headers } : {}),
+    ...(operation.headers ? { headers: operation.headers } : operation.replayable ? { headers: replayHeaders } : {}),
     ...(operation.consumes ? { consumes: [...operation.consumes] } : {}),
     ...(operation.hidden ? { hide: true } : {}),
     description: accessText(operation.access),

@@ -60,12 +60,17 @@ function validationErrors(issues: ValidationIssue[]): Record<string, string[]> {
   return errors;
 }
 
+/** The body an HttpError answers with. */
+export function errorBodyOf(error: HttpError): ErrorBody {
+  return { ...error.details, message: error.message, ...(error.errors ? { errors: error.errors } : {}) };
+}
+
 export function errorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
   let status: number;
   let body: ErrorBody;
   if (error instanceof HttpError) {
     status = error.statusCode;
-    body = { ...error.details, message: error.message, ...(error.errors ? { errors: error.errors } : {}) };
+    body = errorBodyOf(error);
     if (error.headers) void reply.headers(error.headers);
   } else if (hasZodFastifySchemaValidationErrors(error)) {
     const errors = validationErrors(error.validation as unknown as ValidationIssue[]);

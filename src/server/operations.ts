@@ -19,6 +19,7 @@ import type { Answer, Made } from './answer-cache.js';
 import type { ServerContext } from './context.js';
 import { requireCaller } from './http.js';
 import type { Caller } from './services/auth.js';
+import { answerOnce, requestFingerprint } from './services/idempotency.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -111,6 +112,17 @@ export function route<O extends Operation>(
         };
         const kept = await keep(ctx, request.caller, request.url, made);
         if (kept) return reply.code(status).headers(kept.headers).type(JSON_TYPE).send(kept.body);
+      }
+      const replayKey = operation.replayable ? request.headers['idempotency-key'] : undefined;
+      if (typeof replayKey === 'string' && replayKey && request.caller) {
+        const fingerprint = requestFingerprint(request.method, request.url, request.body);
+        const answer = await answerOnce(ctx, request.caller, replayKey, fingerprint, async () => {
+          const result = await handler(args);
+          return { status, body: status === 204 ? '' : serialized(reply, result).toString('utf8') };
+        });
+        if (answer.replayed) void reply.header('idempotent-replayed', 'true');
+        if (answer.status === 204) return reply.code(204).send();
+        return reply.code(answer.status).type(JSON_TYPE).send(answer.body);
       }
       const result = await handler(args);
       // A handler that sent the answer itself returns the reply, which is a thenable: awaiting it gives undefined

@@ -36,6 +36,7 @@ describe('migrations', () => {
         '019-chat-threads',
         '020-feed-reads',
         '021-catalogue-version',
+        '022-idempotency-keys',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -22,6 +22,7 @@ export const noticeOperations = defineOperations({
     errors: [400, 401, 403, 404],
   },
   createNotice: {
+    replayable: true,
     method: 'POST',
     path: '/services/:service/notices',
     summary:
@@ -36,6 +37,7 @@ export const noticeOperations = defineOperations({
     errors: [400, 401, 403, 404],
   },
   updateNotice: {
+    replayable: true,
     method: 'PATCH',
     path: '/notices/:id',
     summary: "Update a notice's status and message (a new history entry), optionally the service's health",

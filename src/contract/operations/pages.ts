@@ -67,6 +67,7 @@ export const pageOperations = defineOperations({
     errors: readErrors,
   },
   createDraftPage: {
+    replayable: true,
     method: 'POST',
     path: '/services/:service/draft-pages',
     summary: 'Create a draft; the handle comes from the title unless given; a taken handle is 422 (editors)',
@@ -89,6 +90,7 @@ export const pageOperations = defineOperations({
     errors: readErrors,
   },
   updateDraftPage: {
+    replayable: true,
     method: 'PATCH',
     path: '/services/:service/draft-pages/:section/:handle',
     summary: 'Save a draft with the lock it read; a stale lock is 412 with the current draft (editors)',
@@ -101,6 +103,7 @@ export const pageOperations = defineOperations({
     errorBodies: { 412: staleDraft },
   },
   deleteDraftPage: {
+    replayable: true,
     method: 'DELETE',
     path: '/services/:service/draft-pages/:section/:handle',
     summary: 'Delete a draft and its published page (editors)',
@@ -111,6 +114,7 @@ export const pageOperations = defineOperations({
     errors: readErrors,
   },
   publishDraftPage: {
+    replayable: true,
     method: 'POST',
     path: '/services/:service/draft-pages/:section/:handle/actions/publish',
     summary:
@@ -123,6 +127,7 @@ export const pageOperations = defineOperations({
     errors: publishErrors,
   },
   unpublishDraftPage: {
+    replayable: true,
     method: 'POST',
     path: '/services/:service/draft-pages/:section/:handle/actions/unpublish',
     summary: 'Take the page out of the published lists; the draft stays (editors)',
@@ -245,6 +250,7 @@ function sectionDoor<const O extends string, const M extends string>(one: O, man
       errors: readErrors,
     },
     createDraft: {
+      replayable: true,
       method: 'POST',
       path: `/services/:service/${door.drafts}`,
       summary: `Create a draft of ${what}; a taken handle is 422 (editors)`,
@@ -267,6 +273,7 @@ function sectionDoor<const O extends string, const M extends string>(one: O, man
       errors: readErrors,
     },
     updateDraft: {
+      replayable: true,
       method: 'PATCH',
       path: `/${door.drafts}/:id`,
       summary: `Save a draft of ${what} with the lock it read; a stale lock is 412 (editors)`,
@@ -279,6 +286,7 @@ function sectionDoor<const O extends string, const M extends string>(one: O, man
       errorBodies: { 412: staleDraft },
     },
     deleteDraft: {
+      replayable: true,
       method: 'DELETE',
       path: `/${door.drafts}/:id`,
       summary: `Delete a draft of ${what} and its published page (editors)`,
@@ -289,6 +297,7 @@ function sectionDoor<const O extends string, const M extends string>(one: O, man
       errors: readErrors,
     },
     publishDraft: {
+      replayable: true,
       method: 'POST',
       path: `/${door.drafts}/:id/actions/publish`,
       summary:
@@ -303,6 +312,7 @@ function sectionDoor<const O extends string, const M extends string>(one: O, man
       errors: door.section === 'open-api-specs' ? publishErrors : readErrors,
     },
     unpublishDraft: {
+      replayable: true,
       method: 'POST',
       path: `/${door.drafts}/:id/actions/unpublish`,
       summary: `Unpublish a page of ${what} (editors)`,
@@ -344,6 +354,7 @@ function contentPages<const O extends string, const M extends string>(
       errors: readErrors,
     },
     updateDraftContent: {
+      replayable: true,
       method: 'PATCH',
       path: `/${door.drafts}/:id/pages/${door.contentPage}`,
       summary: `Write the draft's content page (${door.contentPage}) with the lock it read (editors)`,
@@ -356,6 +367,7 @@ function contentPages<const O extends string, const M extends string>(
       errorBodies: { 412: staleDraft },
     },
     deleteDraftContent: {
+      replayable: true,
       method: 'DELETE',
       path: `/${door.drafts}/:id/pages/${door.contentPage}`,
       summary: `Remove the draft's content page (${door.contentPage}): its content is emptied (editors)`,

@@ -21,6 +21,7 @@ import { serviceCountsMigration } from './migrations/018-service-counts.js';
 import { chatThreadsMigration } from './migrations/019-chat-threads.js';
 import { feedReadsMigration } from './migrations/020-feed-reads.js';
 import { catalogueVersionMigration } from './migrations/021-catalogue-version.js';
+import { idempotencyKeysMigration } from './migrations/022-idempotency-keys.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -46,6 +47,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '019-chat-threads': chatThreadsMigration(),
     '020-feed-reads': feedReadsMigration(engine),
     '021-catalogue-version': catalogueVersionMigration(engine),
+    '022-idempotency-keys': idempotencyKeysMigration(),
   };
 }
 

@@ -419,6 +419,18 @@ export interface SamlRequestsTable {
   created_at: string;
 }
 
+/** The first answer of a replayable write, per caller and Idempotency-Key (DESIGN.md 4). */
+export interface IdempotencyKeysTable {
+  workspace_id: string;
+  caller: string;
+  key: string;
+  fingerprint: string;
+  /** Null while the first request runs. */
+  status: number | null;
+  body: string | null;
+  created_at: string;
+}
+
 /** One recipient of an event (DESIGN.md 9); the notification's id is its event's. */
 export interface NotificationsTable {
   workspace_id: string;
@@ -556,6 +568,7 @@ export interface Database {
   billing_accounts: BillingAccountsTable;
   stripe_events: StripeEventsTable;
   saml_requests: SamlRequestsTable;
+  idempotency_keys: IdempotencyKeysTable;
   sessions: SessionsTable;
   beta_keys: BetaKeysTable;
   invites: InvitesTable;

@@ -5,14 +5,14 @@
  * Read with a namespace-aware XML parser, never a pattern over the text: prefixes, quotes and several
  * confirmations are all legal.
  */
-import { DOMParser, type Element } from '@xmldom/xmldom';
+import { DOMParser } from '@xmldom/xmldom';
 
 const ASSERTION_NS = 'urn:oasis:names:tc:SAML:2.0:assertion';
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 
 function rootOf(xml: string): Element | null {
   // Malformed XML reports through onError; node-saml already refused what it could not read.
-  const document = new DOMParser({ onError: () => {} }).parseFromString(xml, 'text/xml');
+  const document = new DOMParser({ errorHandler: () => {} }).parseFromString(xml, 'text/xml');
   return document?.documentElement ?? null;
 }
 

@@ -169,6 +169,37 @@ describe('the admin area and remote dependencies in the browser', () => {
     await context.close();
   });
 
+  it("fills a new SSO provider's handle from its name while the handle is empty, and stops once the handle is edited", async () => {
+    const { context, page, errors } = await openAt(1280);
+    await page.goto(url('/admin/sso-providers/new'));
+    const general = page.getByRole('group', { name: 'General Settings' });
+    const name = general.getByLabel('Name', { exact: true });
+    const handle = general.getByLabel('Handle');
+    await name.pressSequentially('Okta Workforce (EU)');
+    await expect.poll(() => handle.inputValue()).toBe('okta-workforce-eu');
+
+    // The user's own handle stays whatever the name becomes.
+    await handle.fill('');
+    await handle.pressSequentially('Okta_EU');
+    await expect.poll(() => handle.inputValue()).toBe('oktaeu');
+    await handle.fill('okta-eu');
+    await name.fill('Okta Europe');
+    await expect.poll(() => name.inputValue()).toBe('Okta Europe');
+    expect(await handle.inputValue()).toBe('okta-eu');
+    await screenshot(page, 'admin-sso-provider-new');
+
+    await general.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('SSO Provider was created').waitFor();
+    await page.waitForURL(url('/admin/sso-providers/okta-eu'));
+    await expect
+      .poll(() => page.getByRole('group', { name: 'General Settings' }).getByLabel('Handle').isDisabled())
+      .toBe(true);
+    const created = await apiCall(beacon, 'demo', 'GET', '/sso-providers/okta-eu', { token: ownerToken });
+    expect(created.body).toMatchObject({ handle: 'okta-eu', name: 'Okta Europe' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('gives a member no Admin entry and the not-found view at /admin; the API refuses them', async () => {
     const { context, page } = await openAt(1280, 'max@demo.test', 'Str0ng-pass');
     await page.getByRole('button', { name: 'User menu' }).click();

@@ -12,6 +12,7 @@ import { SSO_HANDLE_PATTERN } from '../../contract/sso.js';
 import { ssoProviderOperations } from '../../contract/operations/sso.js';
 import { keys } from '../api/query-keys.js';
 import { useApi } from '../api/use-api.js';
+import { handleTyping, useSlugField } from '../components/form.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../shell/snackbars.js';
@@ -182,30 +183,35 @@ function SaveButton({
 
 const HANDLE_RULE = 'Lower-case letters, digits and single hyphens';
 
-/** General Settings: handle (fixed once created), name, default, enabled; Create when new. */
+/**
+ * General Settings: name, handle (filled from the name while new, fixed once created), default, enabled; Create
+ * when new.
+ */
 function GeneralSettings({ provider }: { provider: SsoProvider | null }) {
   const api = useApi();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { enqueue } = useSnackbar();
   const saved = {
-    handle: provider?.handle ?? '',
     name: provider?.name ?? '',
     is_default: provider?.is_default ?? false,
     sso_enabled: provider?.sso_enabled ?? true,
   };
   const [draft, setDraft] = useState(saved);
+  // Spec platform 5: a new provider's handle follows the name (slugified) until the user types in it; an
+  // existing provider's handle is fixed.
+  const slug = useSlugField(provider ? '' : draft.name, handleTyping);
+  const handle = provider ? provider.handle : slug.value;
   const dirty = provider === null || JSON.stringify(draft) !== JSON.stringify(saved);
-  const handleError =
-    provider === null && draft.handle !== '' && !SSO_HANDLE_PATTERN.test(draft.handle) ? HANDLE_RULE : null;
-  const valid = SSO_HANDLE_PATTERN.test(draft.handle) && draft.name.trim() !== '';
+  const handleError = provider === null && handle !== '' && !SSO_HANDLE_PATTERN.test(handle) ? HANDLE_RULE : null;
+  const valid = SSO_HANDLE_PATTERN.test(handle) && draft.name.trim() !== '';
 
   const save = useMutation({
     mutationFn: () => {
       const fields = { name: draft.name.trim(), is_default: draft.is_default, sso_enabled: draft.sso_enabled };
       return provider
         ? api.call(ssoProviderOperations.updateSsoProvider, { params: { provider: provider.handle }, body: fields })
-        : api.call(ssoProviderOperations.createSsoProvider, { body: { handle: draft.handle, ...fields } });
+        : api.call(ssoProviderOperations.createSsoProvider, { body: { handle, ...fields } });
     },
     onSuccess: (next) => {
       queryClient.setQueryData(keys.ssoProvider(next.handle), next);
@@ -228,20 +234,23 @@ function GeneralSettings({ provider }: { provider: SsoProvider | null }) {
     <SettingsCard title="General Settings" id="sso-general" locked={false}>
       <form className="flex flex-column gap-3" onSubmit={submit} noValidate>
         <TextField
-          id="sso-handle"
-          label="Handle"
-          value={draft.handle}
-          disabled={provider !== null}
-          placeholder="provider-handle"
-          error={handleError}
-          onChange={(handle) => setDraft({ ...draft, handle })}
-        />
-        <TextField
           id="sso-name"
           label="Name"
           value={draft.name}
           placeholder="Provider Name"
-          onChange={(name) => setDraft({ ...draft, name })}
+          onChange={(name) => {
+            setDraft({ ...draft, name });
+            slug.sourceChanged();
+          }}
+        />
+        <TextField
+          id="sso-handle"
+          label="Handle"
+          value={handle}
+          disabled={provider !== null}
+          placeholder="provider-handle"
+          error={handleError}
+          onChange={slug.edit}
         />
         <CheckField
           id="sso-default"

@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { NavLink, Route, Routes, useParams } from 'react-router-dom';
+import { Route, Routes, useParams } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
 import { useApi } from '../api/use-api.js';
+import { SectionNav } from '../components/section-nav.js';
 import { MessageCard, NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { getServiceQueryOptions, replaceService } from './service-api.js';
@@ -62,37 +63,6 @@ export function isTabActive(tab: ServiceTab, section: string): boolean {
   return !tab.exact && tab.path !== '' && current.startsWith(`${tab.path}/`);
 }
 
-function SideMenu({ base, tabs }: { base: string; tabs: ServiceTab[] }) {
-  const params = useParams();
-  const section = params['*'] ?? '';
-  return (
-    <nav aria-label="Service sections" className="surface-card border-round shadow-1 p-2">
-      <ul className="list-none p-0 m-0 flex flex-column gap-1">
-        {tabs
-          .filter((tab) => tab.display)
-          .map((tab) => {
-            const active = isTabActive(tab, section);
-            return (
-              <li key={tab.label}>
-                <NavLink
-                  to={tab.path ? `${base}/${tab.path}` : base}
-                  end={tab.exact}
-                  aria-current={active ? 'page' : undefined}
-                  className={`flex align-items-center gap-2 p-2 border-round no-underline ${
-                    active ? 'bg-primary-50 text-primary-800 font-semibold' : 'text-800 hover:surface-100'
-                  }`}
-                >
-                  <i className={tab.icon} aria-hidden="true" />
-                  {tab.label}
-                </NavLink>
-              </li>
-            );
-          })}
-      </ul>
-    </nav>
-  );
-}
-
 /** The crumb after the service's name for the section shown. */
 function sectionCrumbs(
   sections: readonly ServiceSection[],
@@ -112,7 +82,10 @@ function sectionCrumbs(
   );
 }
 
-/** Service screens at /services/:id/* (spec/catalogue.md 2.1): the frame, its side menu and the sections. */
+/**
+ * Service screens at /services/:id/* (spec/catalogue.md 2.1): the frame, its side menu (one control on phones)
+ * and the sections.
+ */
 export function ServiceScreen({ sections }: { sections: readonly ServiceSection[] }) {
   const params = useParams();
   const id = params.id ?? '';
@@ -146,7 +119,19 @@ export function ServiceScreen({ sections }: { sections: readonly ServiceSection[
     // Keyed by the service: editors and drafts start afresh on another service.
     <div className="grid" key={id}>
       <div className="col-12 md:col-3">
-        <SideMenu base={base} tabs={tabs} />
+        <SectionNav
+          label="Service sections"
+          id="service-sections"
+          wide="side"
+          links={tabs
+            .filter((tab) => tab.display)
+            .map((tab) => ({
+              label: tab.label,
+              icon: tab.icon,
+              to: tab.path ? `${base}/${tab.path}` : base,
+              active: isTabActive(tab, section),
+            }))}
+        />
       </div>
       <div className="col-12 md:col-9">
         <LastSynced query={query} />

@@ -1,11 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MenuItem } from 'primereact/menuitem';
-import { TabMenu } from 'primereact/tabmenu';
-import { Link, Route, Routes, useNavigate, useParams } from 'react-router-dom';
+import { Link, Route, Routes, useParams } from 'react-router-dom';
 import type { Team } from '../../contract/catalogue.js';
 import { keys } from '../api/query-keys.js';
 import { useApi } from '../api/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
+import { SectionNav } from '../components/section-nav.js';
 import { MessageCard, NotFound, Spinner } from '../components/status-screens.js';
 import { TeamHealth } from './team-health.js';
 import { TeamMembers } from './team-members.js';
@@ -63,7 +62,6 @@ export default function TeamScreen() {
   const id = params.id ?? '';
   const subPath = params['*'] ?? '';
   const api = useApi();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const options = getTeamQueryOptions(api, id);
   const query = useQuery(options);
@@ -76,7 +74,7 @@ export default function TeamScreen() {
 
   const base = teamPath(id);
   const tabs = teamTabs(team.is_admin);
-  const model: MenuItem[] = tabs.map((tab) => ({ label: tab.label }));
+  const active = activeTabIndex(tabs, subPath);
   const replaceTeam = (updated: Team) => {
     queryClient.setQueryData(options.queryKey, updated);
     void queryClient.invalidateQueries({ queryKey: keys.teams() });
@@ -86,16 +84,15 @@ export default function TeamScreen() {
     <section className="flex flex-column gap-3">
       <LastSynced query={query} />
       <TeamHeader team={team} />
-      <TabMenu
-        // A fixed id keeps the tab keys stable (without one they change after mount and the tabs remount).
+      <SectionNav
+        label="Team sections"
         id="team-tabs"
-        model={model}
-        activeIndex={activeTabIndex(tabs, subPath)}
-        onTabChange={(event) => {
-          const tab = tabs[event.index];
-          if (tab) navigate(tab.path ? `${base}/${tab.path}` : base);
-        }}
-        pt={{ menu: { 'aria-label': 'Team sections' } }}
+        wide="tabs"
+        links={tabs.map((tab, index) => ({
+          label: tab.label,
+          to: tab.path ? `${base}/${tab.path}` : base,
+          active: index === active,
+        }))}
       />
       {/* Keyed by the team: moving to another team starts every tab afresh (paging, dialogs). */}
       <Routes key={team.id}>

@@ -1,11 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MenuItem } from 'primereact/menuitem';
-import { TabMenu } from 'primereact/tabmenu';
-import { Route, Routes, useNavigate, useParams } from 'react-router-dom';
+import { Route, Routes, useParams } from 'react-router-dom';
 import type { User } from '../../contract/accounts.js';
 import { keys } from '../api/query-keys.js';
 import { useAuth } from '../session/auth-context.js';
 import { ProfileAvatar } from '../components/avatar.js';
+import { SectionNav } from '../components/section-nav.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
 import { ProfileMuted } from './profile-muted.js';
 import { ProfileOverview } from './profile-overview.js';
@@ -47,7 +46,6 @@ export default function ProfileScreen() {
   const id = params.id ?? '';
   const subPath = params['*'] ?? '';
   const { api, state } = useAuth();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const options = getUserQueryOptions(api, id);
   const query = useQuery(options);
@@ -63,7 +61,6 @@ export default function ProfileScreen() {
   const tabs = profileTabs(isSelf);
   const section = subPath.replace(/\/+$/, '');
   const activeIndex = tabs.findIndex((tab) => tab.path === section);
-  const model: MenuItem[] = tabs.map((tab) => ({ label: tab.label }));
   const replaceUser = (updated: User) => {
     queryClient.setQueryData(options.queryKey, updated);
     void queryClient.invalidateQueries({ queryKey: keys.users() });
@@ -76,16 +73,15 @@ export default function ProfileScreen() {
         <ProfileAvatar name={user.name} url={user.thumbnail_url} size="xlarge" />
         <h1 className="text-3xl font-semibold m-0">{user.name}</h1>
       </header>
-      <TabMenu
-        // A fixed id keeps the tab keys stable (without one they change after mount and the tabs remount).
+      <SectionNav
+        label="Profile sections"
         id="profile-tabs"
-        model={model}
-        activeIndex={activeIndex}
-        onTabChange={(event) => {
-          const tab = tabs[event.index];
-          if (tab) navigate(tab.path ? `${base}/${tab.path}` : base);
-        }}
-        pt={{ menu: { 'aria-label': 'Profile sections' } }}
+        wide="tabs"
+        links={tabs.map((tab, index) => ({
+          label: tab.label,
+          to: tab.path ? `${base}/${tab.path}` : base,
+          active: index === activeIndex,
+        }))}
       />
       <Routes>
         <Route index element={<ProfileOverview user={user} isSelf={isSelf} />} />

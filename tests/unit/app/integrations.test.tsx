@@ -123,10 +123,13 @@ describe('SSO provider page', () => {
     }
     const create = () => within(card('General Settings')).getByRole('button', { name: 'Create' }) as HTMLButtonElement;
     expect(create().disabled).toBe(true);
-    fireEvent.change(handle, { target: { value: 'Okta!' } });
+    // Typing keeps lower-case letters, digits and hyphens; a trailing hyphen is still not a handle.
+    fireEvent.change(handle, { target: { value: 'Okta!-' } });
+    expect(handle.value).toBe('okta-');
     expect(screen.getByText('Lower-case letters, digits and single hyphens')).toBeTruthy();
     fireEvent.change(handle, { target: { value: 'okta' } });
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Okta' } });
+    expect(handle.value).toBe('okta');
     expect(create().disabled).toBe(false);
     expect(await violations()).toEqual([]);
     fireEvent.click(create());
@@ -143,6 +146,35 @@ describe('SSO provider page', () => {
     await waitFor(() => expect((screen.getByLabelText('Handle') as HTMLInputElement).disabled).toBe(true));
     expect(group('SAML Settings').disabled).toBe(false);
     expect(screen.queryByRole('button', { name: /^(Save|Create)$/ })).toBeNull();
+  });
+
+  it('fills the handle from the name while the handle is empty, and stops once the user edits the handle', async () => {
+    const { calls } = ssoApi();
+    render('/admin/sso-providers/new', adminRoutes);
+    const handle = (await screen.findByLabelText('Handle')) as HTMLInputElement;
+    const name = screen.getByLabelText('Name') as HTMLInputElement;
+    fireEvent.change(name, { target: { value: 'Okta Workforce' } });
+    expect(handle.value).toBe('okta-workforce');
+    fireEvent.change(name, { target: { value: 'Okta  Workforce (EU)' } });
+    expect(handle.value).toBe('okta-workforce-eu');
+
+    // Edited, the handle is the user's: the name no longer changes it.
+    fireEvent.change(handle, { target: { value: 'okta-eu' } });
+    fireEvent.change(name, { target: { value: 'Okta Europe' } });
+    expect(handle.value).toBe('okta-eu');
+
+    // Emptied by the user, it follows the name again from the name's next change.
+    fireEvent.change(handle, { target: { value: '' } });
+    expect(handle.value).toBe('');
+    fireEvent.change(name, { target: { value: 'Okta Europe 2' } });
+    expect(handle.value).toBe('okta-europe-2');
+
+    fireEvent.click(within(card('General Settings')).getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('SSO Provider was created')).toBeTruthy();
+    expect(calls.find((call) => call.method === 'POST' && call.path === '/api/sso-providers')?.body).toMatchObject({
+      handle: 'okta-europe-2',
+      name: 'Okta Europe 2',
+    });
   });
 
   it('edits a provider: Save only when dirty, no handle sent, the certificate behind Update Certificate merged into idp', async () => {

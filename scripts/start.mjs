@@ -1,6 +1,8 @@
 /**
  * `npm start`: builds the web app only when its sources changed since the last build (a hash of them is kept
  * beside the build), then serves Beacon. A newcomer's first start builds once; later starts serve at once.
+ * `npm run demo` (`--demo`): the same after seeding the demo workspace, with its local check target served and
+ * private targets allowed, since the demo's checks probe that target on this machine.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -50,7 +52,18 @@ if (built !== wanted) {
   if (build.status !== 0) process.exit(build.status ?? 1);
   writeFileSync(stamp, wanted);
 }
-const serve = spawn(process.execPath, [join(root, 'bin/beacon.js'), 'serve'], { cwd: root, stdio: 'inherit' });
+const env = { ...process.env };
+if (process.argv.includes('--demo')) {
+  env.BEACON_ALLOW_PRIVATE_TARGETS = '1';
+  env.BEACON_DEMO_TARGET_PORT ??= String(Number(env.PORT || 8080) + 1);
+  const seeded = spawnSync(process.execPath, [join(root, 'bin/beacon.js'), 'demo'], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
+  if (seeded.status !== 0) process.exit(seeded.status ?? 1);
+}
+const serve = spawn(process.execPath, [join(root, 'bin/beacon.js'), 'serve'], { cwd: root, env, stdio: 'inherit' });
 // The server shuts down gracefully on SIGTERM and SIGINT: pass them on, and leave with its exit code.
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => serve.kill(signal));
 serve.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -115,7 +115,11 @@ program
         const where = config.databaseUrl ? 'DATABASE_URL' : `BEACON_DATA_DIR=${config.dataDir}`;
         console.log(
           `\nNo Beacon server on port ${config.port} reads this database yet. Start one with the same settings ` +
-            `(${where}, PORT=${config.port}): npm start`,
+            `(${where}, PORT=${config.port}): npm run demo (it also serves the target the demo's checks probe)`,
+        );
+      } else if (config.demoTargetPort === null) {
+        console.log(
+          "\nThe demo's health checks probe a local target that `npm run demo` serves (with private targets allowed).",
         );
       }
     } finally {

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { line, text } from './common.js';
 import { CLIENT_SCOPES } from '../domain/scopes.js';
-import { RUNNER_RESULTS_MAX } from '../domain/health.js';
+import { IMPORTANCES, RUNNER_RESULTS_MAX } from '../domain/health.js';
+import {
+  ASSERTION_ACTUAL_MAX,
+  ASSERTION_OPS,
+  CHECK_KINDS,
+  DNS_RECORD_TYPES,
+  ERROR_CLASSES,
+} from '../domain/check-kinds.js';
+import { assertion, checkRequest } from './health.js';
 
 /**
  * Team API clients and team runners (spec/catalogue.md sections 3, 5 and 7), and the runner agent's protocol
@@ -80,11 +88,20 @@ export const runnerCheck = z
   .object({
     id: z.string(),
     name: z.string(),
+    kind: z.enum(CHECK_KINDS),
     endpoint: z.string(),
     /** Seconds between runs. */
     frequency: z.number().int(),
     /** Seconds. */
     timeout: z.number().int(),
+    importance: z.enum(IMPORTANCES),
+    request: checkRequest.nullable(),
+    starttls: z.enum(['smtp']).nullable(),
+    record: z.enum(DNS_RECORD_TYPES).nullable(),
+    /** The assertions to judge each run by (the kind's defaults when the check has none of its own). */
+    assertions: z.array(assertion),
+    /** A network error is tried again this many times within the run (0 or 1). */
+    retries: z.number().int(),
   })
   .meta({ id: 'RunnerCheck' });
 export type RunnerCheck = z.infer<typeof runnerCheck>;
@@ -106,7 +123,35 @@ export const runnerResult = z.strictObject({
   time: z.number().int().min(0).max(3_600_000),
   success: z.boolean(),
   status: z.number().int().min(100).max(599).optional(),
-  error: text().max(2000).optional(),
+  /** Why it failed; text from agents older than DESIGN.md 12. */
+  error: z
+    .union([text().max(2000), z.strictObject({ class: z.enum(ERROR_CLASSES), message: text().max(2000) })])
+    .optional(),
+  latency_ms: z.number().int().min(0).max(3_600_000).optional(),
+  assertions: z
+    .array(
+      z.strictObject({
+        source: line().max(520),
+        op: z.enum(ASSERTION_OPS),
+        expected: text().max(1000),
+        actual: text()
+          .max(ASSERTION_ACTUAL_MAX + 1)
+          .nullable(),
+        pass: z.boolean(),
+        severity: z.enum(IMPORTANCES),
+      }),
+    )
+    .max(20)
+    .optional(),
+  cert: z
+    .strictObject({
+      days_left: z.number().int(),
+      not_after: line().max(40),
+      subject: line().max(1000),
+      issuer: line().max(1000),
+    })
+    .optional(),
+  severity: z.enum(IMPORTANCES).optional(),
 });
 export type RunnerResultInput = z.infer<typeof runnerResult>;
 

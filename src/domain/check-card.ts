@@ -6,10 +6,17 @@
  * State rule: a check is down when it is failing as DESIGN.md 5 has it: more than its `allowed_failures` newest
  * results failed in a row. That is the rule that raises its service's health, so the card and the service never
  * disagree. A newest failure still within the allowance keeps the check up, and the card says so ('1 failure in
- * a row, 1 allowed') with the error, so nobody has to wonder why an "up" check shows one.
+ * a row, 1 allowed') with the error, so nobody has to wonder why an "up" check shows one. Once failing, it needs
+ * `recover_after` successes in a row to be up again (DESIGN.md 12).
+ *
+ * Why (issue 26 item 3): the newest result's error class and message, each failing assertion's expected and
+ * actual value ('missing' when nothing was seen), the latency and the certificate's days left. Results cached
+ * before errors had a class (a string) still read.
  */
 import { BUCKET_MS, uptimeOf, type AggregatePoint, type ReportBucket } from './check-aggregates.js';
+import type { AssertionResult, CheckKind, ErrorClass } from './check-kinds.js';
 import {
+  afterRun,
   checkStatusOf,
   consecutiveFailures,
   MS_PER_DAY,
@@ -17,6 +24,8 @@ import {
   type CheckResultsSummary,
   type CheckState,
   type CheckStatus,
+  type FailingState,
+  type Importance,
 } from './health.js';
 
 const MS_PER_HOUR = 3_600_000;
@@ -34,15 +43,168 @@ export interface CheckCardStatus extends CheckStatus {
   /** How many of the newest results failed in a row (0 when the newest succeeded). */
   failuresInARow: number;
   allowedFailures: number;
+  /** Successes in a row since it failed, while it still needs more to recover (DESIGN.md 12). */
+  recovering: number;
+  recoverAfter: number;
+  /** The class of the newest failure's error (null: none, or one stored before classes). */
+  lastErrorClass: ErrorClass | null;
 }
 
-/** `checkStatusOf` (state, last error) with the run of failures the state was judged on. */
+/** Why a result failed as results say it; a result stored before check kinds (cached offline) has a string. */
+export type ResultError = { class: ErrorClass; message: string } | string;
+
+/** A result as the card reads it (the contract's result, or one cached before the error became an object). */
+export interface CardResult {
+  start: string;
+  success: boolean;
+  status?: number | undefined;
+  error?: ResultError | undefined;
+  latency_ms?: number | undefined;
+  time?: number | undefined;
+  assertions?: AssertionResult[] | undefined;
+  cert?: { days_left: number; not_after: string; subject: string; issuer: string } | undefined;
+  severity?: Importance | undefined;
+}
+
+/** The error of a result as `{ class, message }` (an old string error has no class); null when none. */
+export function resultErrorOf(result: Pick<CardResult, 'error'>): { class: ErrorClass | null; message: string } | null {
+  const { error } = result;
+  if (error === undefined || error === null) return null;
+  return typeof error === 'string' ? { class: null, message: error } : { class: error.class, message: error.message };
+}
+
+/** Why a failed result failed in words: its error's message, else its HTTP status, else 'Failed'. */
+export function failureText(result: Pick<CardResult, 'error' | 'status'>): string {
+  return resultErrorOf(result)?.message ?? (result.status ? `HTTP ${result.status}` : 'Failed');
+}
+
+/**
+ * `checkStatusOf` (state, last error) with the run of failures the state was judged on. Once failing, a check
+ * needs `recover_after` successes in a row (default 1) before it is up again: the rule of the runners, replayed
+ * over the results the card holds (from a passing start: the card cannot see further back).
+ */
 export function checkCardStatus(
-  check: { paused: boolean; disabled: boolean; allowed_failures: number },
-  results: ReadonlyArray<{ start: string; success: boolean; status?: number | undefined; error?: string | undefined }>,
+  check: { paused: boolean; disabled: boolean; allowed_failures: number; recover_after?: number | undefined },
+  results: ReadonlyArray<CardResult>,
 ): CheckCardStatus {
+  const recoverAfter = Math.max(1, check.recover_after ?? 1);
   const failuresInARow = consecutiveFailures(results.map((result) => result.success).reverse());
-  return { ...checkStatusOf(check, results), failuresInARow, allowedFailures: check.allowed_failures };
+  let failing: FailingState = { consecutiveFailures: 0, recovering: 0, failing: false };
+  for (const result of results) failing = afterRun(failing, result.success, check.allowed_failures, recoverAfter);
+  const base = checkStatusOf(
+    check,
+    results.map((result) => ({ start: result.start, success: result.success, error: failureText(result) })),
+  );
+  const state = base.state === 'up' || base.state === 'down' ? (failing.failing ? 'down' : 'up') : base.state;
+  const lastFailed = results.findLast((result) => !result.success);
+  return {
+    ...base,
+    lastErrorClass: lastFailed ? (resultErrorOf(lastFailed)?.class ?? null) : null,
+    state,
+    failuresInARow,
+    allowedFailures: check.allowed_failures,
+    recovering: failing.recovering,
+    recoverAfter,
+  };
+}
+
+/** '1 of 3 successes to recover' while a failing check passes again but is not yet up; null otherwise. */
+export function recoveryText({ state, recovering, recoverAfter }: CheckCardStatus): string | null {
+  if (state !== 'down' || recovering === 0) return null;
+  return `${recovering} of ${recoverAfter} successes to recover`;
+}
+
+/** The words for each check kind (the kind picker and the card's tag). */
+export const CHECK_KIND_LABELS: Record<CheckKind, string> = {
+  http: 'HTTP',
+  tcp: 'TCP',
+  tls: 'TLS',
+  dns: 'DNS',
+  domain: 'Domain expiry',
+  heartbeat: 'Heartbeat',
+};
+
+/** The words for each error class: why a probe failed. */
+export const ERROR_CLASS_LABELS: Record<ErrorClass, string> = {
+  dns: 'DNS',
+  refused: 'Refused',
+  timeout: 'Timeout',
+  tls: 'TLS',
+  assertion: 'Assertion',
+  protocol: 'Protocol',
+};
+
+/** An assertion's actual value as shown: null is 'missing', never a blank or a 0. */
+export const actualText = (actual: string | null): string => actual ?? 'missing';
+
+/** 'Certificate: 10 days left', '1 day left', 'expired 3 days ago', 'expires today'. */
+export function certDaysLeftText(daysLeft: number): string {
+  const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+  if (daysLeft > 0) return `Certificate: ${days(daysLeft)} left`;
+  if (daysLeft === 0) return 'Certificate: expires today';
+  return `Certificate: expired ${days(-daysLeft)} ago`;
+}
+
+/** A heartbeat's rhythm in words: 'Every 5 min, 1 min grace' or 'On 0 3 * * * (Europe/Berlin), 1 min grace'. */
+export function heartbeatText(check: {
+  frequency: number;
+  grace: number | null;
+  schedule: string | null;
+  time_zone: string | null;
+}): string {
+  const when = check.schedule
+    ? `On ${check.schedule} (${check.time_zone ?? 'UTC'})`
+    : `Every ${secondsText(check.frequency)}`;
+  return `${when}, ${secondsText(check.grace ?? 0)} grace`;
+}
+
+/** '45 s', '5 min', '1 h 30 min', '2 d': a span people set in seconds. */
+export function secondsText(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const units: Array<[string, number]> = [
+    ['d', 86_400],
+    ['h', 3600],
+    ['min', 60],
+    ['s', 1],
+  ];
+  const parts: string[] = [];
+  let rest = seconds;
+  for (const [unit, size] of units) {
+    const count = Math.floor(rest / size);
+    rest -= count * size;
+    if (count > 0) parts.push(`${count} ${unit}`);
+    if (parts.length === 2) break;
+  }
+  return parts.join(' ');
+}
+
+/** What the card says of the newest result: how it went and why. */
+export interface LatestResult {
+  start: string;
+  success: boolean;
+  status: number | null;
+  latencyMs: number | null;
+  error: { class: ErrorClass | null; message: string } | null;
+  /** The assertions that failed, with what they expected and what was seen. */
+  failing: AssertionResult[];
+  certDaysLeft: number | null;
+  severity: Importance | null;
+}
+
+/** The newest result (results oldest first) as the card shows it; null without results. */
+export function latestResultOf(results: ReadonlyArray<CardResult>): LatestResult | null {
+  const latest = results.at(-1);
+  if (!latest) return null;
+  return {
+    start: latest.start,
+    success: latest.success,
+    status: latest.status ?? null,
+    latencyMs: latest.latency_ms ?? latest.time ?? null,
+    error: resultErrorOf(latest),
+    failing: (latest.assertions ?? []).filter((assertion) => !assertion.pass),
+    certDaysLeft: latest.cert?.days_left ?? null,
+    severity: latest.severity ?? null,
+  };
 }
 
 /**

@@ -124,5 +124,15 @@ export interface ResultDetails {
   severity?: Importance;
 }
 
+/** One run of a check as runners report it and results store it. */
+export interface CheckRun extends ResultDetails {
+  /** When the run started, epoch ms. */
+  start: number;
+  /** How long it took, ms. */
+  time: number;
+  success: boolean;
+  status?: number;
+}
+
 /** Longest `actual` kept per assertion. */
 export const ASSERTION_ACTUAL_MAX = 200;

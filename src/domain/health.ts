@@ -209,6 +209,57 @@ export function isCheckFailing(consecutive: number, allowedFailures: number): bo
   return consecutive > allowedFailures;
 }
 
+/** Where a check stands between runs: failures and successes in a row, and whether it is failing. */
+export interface FailingState {
+  consecutiveFailures: number;
+  /** Successes in a row while failing (DESIGN.md 12: `recover_after` of them make it good again). */
+  recovering: number;
+  failing: boolean;
+}
+
+/**
+ * The state after one run (DESIGN.md 5 and 12): a check fails once more than `allowedFailures` runs in a row
+ * failed, and once failing is good again only after `recoverAfter` successes in a row.
+ */
+export function afterRun(
+  state: FailingState,
+  success: boolean,
+  allowedFailures: number,
+  recoverAfter: number,
+): FailingState {
+  if (!success) {
+    const consecutive = state.consecutiveFailures + 1;
+    return { consecutiveFailures: consecutive, recovering: 0, failing: state.failing || consecutive > allowedFailures };
+  }
+  if (!state.failing) return { consecutiveFailures: 0, recovering: 0, failing: false };
+  const recovering = state.recovering + 1;
+  return recovering >= recoverAfter
+    ? { consecutiveFailures: 0, recovering: 0, failing: false }
+    : { consecutiveFailures: 0, recovering, failing: true };
+}
+
+/** The state from the latest outcomes, newest first (true: success), and whether the check was failing. */
+export function failingStateOf(
+  outcomesNewestFirst: readonly boolean[],
+  wasFailing: boolean,
+  allowedFailures: number,
+  recoverAfter: number,
+): FailingState {
+  const failures = consecutiveFailures(outcomesNewestFirst);
+  if (failures > 0) {
+    return { consecutiveFailures: failures, recovering: 0, failing: wasFailing || failures > allowedFailures };
+  }
+  const successes = outcomesNewestFirst.indexOf(false);
+  const streak = successes === -1 ? outcomesNewestFirst.length : successes;
+  return wasFailing && streak < recoverAfter
+    ? { consecutiveFailures: 0, recovering: streak, failing: true }
+    : { consecutiveFailures: 0, recovering: 0, failing: false };
+}
+
+/** How many latest outcomes decide a check's state. */
+export const outcomesToRead = (allowedFailures: number, recoverAfter: number) =>
+  Math.max(allowedFailures + 1, recoverAfter);
+
 /** Severity rank: good < maintenance < warning < error < critical. */
 export function healthRank(health: Health): number {
   return HEALTHS.indexOf(health);

@@ -14,8 +14,10 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, fetch } from 'undici';
 import { RUNNER_RESULTS_MAX } from '../domain/health.js';
-import type { ProbeResult } from './probe.js';
+import type { Assertion, CheckRun, ProbeSpec } from '../domain/check-kinds.js';
+import type { Importance } from '../domain/health.js';
 import { startProbeLoop, type ProbeLoop } from './probe-loop.js';
+import { runCheck, runnableCheck, type RunnableCheck, type RunOutcome, type SeenValues } from './run-check.js';
 import { CheckScheduler } from './schedule.js';
 
 export interface RunnerAgentOptions {
@@ -44,18 +46,41 @@ export interface RunnerAgent {
 interface AgentCheck {
   id: string;
   name: string;
+  kind: ProbeSpec['kind'];
   endpoint: string;
   frequency: number;
   timeout: number;
+  importance: Importance;
+  request: ProbeSpec['request'] | null;
+  starttls: 'smtp' | null;
+  record: ProbeSpec['record'] | null;
+  assertions: Assertion[];
+  retries: number;
 }
 
-interface AgentResult {
-  check_id: string;
-  start: string;
-  time: number;
-  success: boolean;
-  status?: number;
-  error?: string;
+/** A result as the API takes it (RunnerResult). */
+type AgentResult = Omit<CheckRun, 'start'> & { check_id: string; start: string };
+
+/** What the scheduler holds per check: the check as synced, made runnable once per version of it. */
+interface ScheduledAgentCheck {
+  id: string;
+  frequencySeconds: number;
+  check: AgentCheck;
+  /** The synced definition it was made from, to know when it changed. */
+  version: string;
+  runnable: RunnableCheck;
+}
+
+function runnableOf(check: AgentCheck): RunnableCheck {
+  const spec: ProbeSpec = {
+    kind: check.kind,
+    endpoint: check.endpoint,
+    timeoutSeconds: check.timeout,
+    ...(check.request ? { request: check.request } : {}),
+    ...(check.starttls ? { starttls: check.starttls } : {}),
+    ...(check.record ? { record: check.record } : {}),
+  };
+  return runnableCheck(spec, check.assertions, check.importance, check.retries);
 }
 
 /** Results kept at most while the server cannot be reached (posted RUNNER_RESULTS_MAX at a time). */
@@ -98,7 +123,9 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
   const runnerPath = `/api/runners/${encodeURIComponent(options.runner)}`;
   const api = new Agent({ connect: { lookup: localhostAwareLookup }, keepAliveTimeout: 10_000 });
 
-  const scheduler = new CheckScheduler<{ id: string; frequencySeconds: number; check: AgentCheck }>();
+  const scheduler = new CheckScheduler<ScheduledAgentCheck>();
+  /** Each check's assertion values at its last run, for `changed`. */
+  const seen = new Map<string, SeenValues>();
   let buffer: AgentResult[] = [];
   let token: { value: string; renewAt: number } | undefined;
   let tokenRequest: Promise<string> | undefined;
@@ -176,7 +203,12 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
       const answer = (await call(`${runnerPath}/actions/sync`, { error: lastError })) as { checks: AgentCheck[] };
       lastError = null;
       scheduler.update(
-        answer.checks.map((check) => ({ id: check.id, frequencySeconds: check.frequency, check })),
+        answer.checks.map((check) => {
+          const version = JSON.stringify(check);
+          const current = scheduler.get(check.id)?.check;
+          const runnable = current?.version === version ? current.runnable : runnableOf(check);
+          return { id: check.id, frequencySeconds: check.frequency, check, version, runnable };
+        }),
         Date.now(),
       );
       log('info', `synced: ${answer.checks.length} check(s)`);
@@ -184,14 +216,13 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
       syncing = undefined;
     }));
 
-  const record = (check: AgentCheck, result: ProbeResult) => {
+  const record = (check: AgentCheck, { run, seen: values }: RunOutcome) => {
+    seen.set(check.id, values);
     buffer.push({
+      ...run,
       check_id: check.id,
-      start: new Date(result.start).toISOString(),
-      time: result.time,
-      success: result.success,
-      ...(result.status !== undefined ? { status: result.status } : {}),
-      ...(result.error !== undefined ? { error: result.error.slice(0, 2000) } : {}),
+      start: new Date(run.start).toISOString(),
+      ...(run.error ? { error: { class: run.error.class, message: run.error.message.slice(0, 2000) } } : {}),
     });
     // While the server is unreachable the oldest results give way.
     if (buffer.length > BUFFER_MAX) buffer = buffer.slice(buffer.length - BUFFER_MAX);
@@ -230,12 +261,11 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
   let loop: ProbeLoop | undefined;
   const ready = sync().then(() => {
     if (stopped) return;
-    loop = startProbeLoop<{ id: string; frequencySeconds: number; check: AgentCheck }>({
+    loop = startProbeLoop<ScheduledAgentCheck, RunOutcome>({
       scheduler,
-      target: ({ check }) => ({ endpoint: check.endpoint, timeoutSeconds: check.timeout }),
       // Team runners run inside their owners' networks and may probe private targets (DESIGN.md 5).
-      probeOptions: { allowPrivate: true },
-      onResult: ({ check }, result) => record(check, result),
+      run: ({ id, runnable }) => runCheck(runnable, { allowPrivate: true }, seen.get(id)),
+      onResult: ({ check }, outcome) => record(check, outcome),
       onError: ({ check }, error) => log('error', `check ${check.id} failed to run: ${String(error)}`),
     });
     every(syncMs, () =>

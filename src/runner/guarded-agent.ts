@@ -1,20 +1,26 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { Agent, buildConnector } from 'undici';
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { type Agent, buildConnector } from 'undici';
 import { forbiddenKind, refusalMessage, type ForbiddenKind } from './address-policy.js';
+import { certificateRecordingAgent } from './certificates.js';
 
 /** Resolves a host name to all of its addresses (dns.lookup with `all: true` by default). */
 export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+/** Why an address may not be reached, or null when it may ({@link forbiddenKind} is the default). */
+export type AddressPolicy = (ip: string) => ForbiddenKind | null;
 
 export interface GuardedAgentOptions {
   /** Name resolution; defaults to the system resolver (dns.lookup, all addresses). */
   lookup?: LookupAll;
   /** Which addresses are refused; defaults to {@link forbiddenKind}. Tests narrow it to reach a local server. */
-  policy?: (ip: string) => ForbiddenKind | null;
+  policy?: AddressPolicy;
   /** Time allowed for one TCP/TLS connection attempt, in ms (default 10 s; a probe's own timeout cuts it). */
   connectTimeoutMs?: number;
   /** How long an idle keep-alive connection is kept, in ms (default 4 s, or less when the server says so). */
   keepAliveTimeoutMs?: number;
+  /** Trusted roots for https (PEM), replacing Node's: tests with their own CA. */
+  ca?: string[];
 }
 
 /**
@@ -44,12 +50,13 @@ const systemLookup: LookupAll = (hostname) => dnsLookup(hostname, { all: true })
  * be used), then connects to one of those checked addresses by IP, so a DNS answer that changes between check
  * and connect (rebinding) is never used. TLS still verifies the certificate against the host name (SNI).
  * Keep-alive connections are reused by origin; a reused connection goes to an address checked when it opened.
+ * Each https connection's certificate is remembered for the probe that used it (certificates.ts).
  */
 export function createGuardedAgent(options: GuardedAgentOptions = {}): Agent {
   const lookup = options.lookup ?? systemLookup;
   const policy = options.policy ?? forbiddenKind;
   const connectTimeout = options.connectTimeoutMs ?? 10_000;
-  const baseConnect = buildConnector({ timeout: connectTimeout });
+  const baseConnect = buildConnector({ timeout: connectTimeout, ...(options.ca && { ca: options.ca }) });
 
   const connect: buildConnector.connector = (connectOptions, callback) => {
     const { hostname } = connectOptions;
@@ -81,8 +88,7 @@ export function createGuardedAgent(options: GuardedAgentOptions = {}): Agent {
     }
   };
 
-  return new Agent({
-    connect,
+  return certificateRecordingAgent(connect, {
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
     // The probe's own timeout covers the whole exchange; these only stop leaked requests.
     headersTimeout: 60_000,
@@ -90,11 +96,14 @@ export function createGuardedAgent(options: GuardedAgentOptions = {}): Agent {
   });
 }
 
-/** All addresses of `hostname` (an IP literal is its own answer), or a RefusedAddressError for the first bad one. */
-async function resolveChecked(
+/**
+ * All addresses of `hostname` (an IP literal is its own answer), or a RefusedAddressError for the first bad one.
+ * Probes connect only to what this returned (resolve once, check every address, connect to the pinned one).
+ */
+export async function resolveChecked(
   hostname: string,
-  lookup: LookupAll,
-  policy: (ip: string) => ForbiddenKind | null,
+  lookup: LookupAll = systemLookup,
+  policy: AddressPolicy = forbiddenKind,
 ): Promise<string[]> {
   const addresses = isIP(hostname) ? [hostname] : (await lookup(hostname)).map((entry) => entry.address);
   if (addresses.length === 0) {
@@ -105,4 +114,49 @@ async function resolveChecked(
     if (kind) throw new RefusedAddressError(address, kind, hostname);
   }
   return addresses;
+}
+
+/**
+ * A TCP connection to the first of `addresses` (checked ones, from {@link resolveChecked}) that can be reached on
+ * `port`, trying the next on the errors the agent moves on after; for probes that speak raw TCP or TLS. Aborting
+ * `signal` ends the attempt with its reason.
+ */
+export async function connectAddresses(addresses: string[], port: number, signal: AbortSignal): Promise<Socket> {
+  let lastError: unknown = new Error('No address to connect to');
+  for (const address of addresses) {
+    try {
+      return await connectOne(address, port, signal);
+    } catch (error) {
+      if (signal.aborted || !UNREACHABLE.has((error as { code?: string }).code ?? '')) throw error;
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+function connectOne(address: string, port: number, signal: AbortSignal): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const socket = netConnect({ host: address, port });
+    // Kept for the socket's life: an error between this hand-over and the caller's own listener must not crash
+    // the process; the caller still hears every error through its listeners.
+    socket.on('error', () => {});
+    const onAbort = (): void => {
+      socket.destroy();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    socket.once('connect', () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(socket);
+    });
+    socket.once('error', (error) => {
+      signal.removeEventListener('abort', onAbort);
+      socket.destroy();
+      reject(error);
+    });
+  });
 }

@@ -4,15 +4,13 @@
  * stop waits for the probes in flight (each ends by its own timeout).
  */
 import { HEALTH_CHECK_BOUNDS } from '../domain/health.js';
-import { probe, type ProbeOptions, type ProbeResult } from './probe.js';
 import type { CheckScheduler, ScheduledCheck } from './schedule.js';
 
-export interface ProbeLoopOptions<C extends ScheduledCheck> {
+export interface ProbeLoopOptions<C extends ScheduledCheck, R> {
   scheduler: CheckScheduler<C>;
-  /** What to probe for a check. */
-  target(check: C): { endpoint: string; timeoutSeconds: number };
-  probeOptions: ProbeOptions;
-  onResult(check: C, result: ProbeResult): void;
+  /** Runs a check once (a probe, or a heartbeat's look at its last ping); ends by the check's own timeout. */
+  run(check: C): Promise<R>;
+  onResult(check: C, result: R): void;
   onError(check: C, error: unknown): void;
   /** False while no probe may start (the shared runner's leases running out). */
   mayStart?(now: number): boolean;
@@ -29,7 +27,7 @@ export interface ProbeLoop {
   stop(): Promise<void>;
 }
 
-export function startProbeLoop<C extends ScheduledCheck>(options: ProbeLoopOptions<C>): ProbeLoop {
+export function startProbeLoop<C extends ScheduledCheck, R>(options: ProbeLoopOptions<C, R>): ProbeLoop {
   const { scheduler } = options;
   const maxInFlight = options.maxInFlight ?? 200;
   const tickMs = options.tickMs ?? 1000;
@@ -38,7 +36,8 @@ export function startProbeLoop<C extends ScheduledCheck>(options: ProbeLoopOptio
   let timer: NodeJS.Timeout | undefined;
 
   const run = (check: C) => {
-    const task = probe(options.target(check), options.probeOptions)
+    const task = options
+      .run(check)
       .then((result) => options.onResult(check, result))
       .catch((error: unknown) => options.onError(check, error))
       .finally(() => {

@@ -23,6 +23,7 @@ import { assetRoutes } from './routes/assets.js';
 import { autocompleteRoutes } from './routes/autocomplete.js';
 import { clientRoutes } from './routes/clients.js';
 import { healthRoutes } from './routes/health.js';
+import { heartbeatRoutes } from './routes/heartbeats.js';
 import { noticeRoutes } from './routes/notices.js';
 import { inviteRoutes } from './routes/invites.js';
 import { muteRoutes } from './routes/mutes.js';
@@ -205,6 +206,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       await api.register(teamRoutes(ctx));
       await api.register(serviceRoutes(ctx));
       await api.register(healthRoutes(ctx));
+      await api.register(heartbeatRoutes(ctx));
       await api.register(noticeRoutes(ctx));
       await api.register(starRoutes(ctx));
       await api.register(muteRoutes(ctx));

@@ -40,6 +40,14 @@ export interface Config {
   sharedRunner: boolean;
   /** Let the shared runner probe private, loopback and link-local addresses (demos, single-host setups). */
   allowPrivateTargets: boolean;
+  /** DNS checks ask only these resolvers (`ip[:port]`); empty: the system's (DESIGN.md 12). */
+  dnsResolvers: string[];
+  /** IANA's RDAP bootstrap for domain checks (RFC 9224 JSON). */
+  rdapBootstrapUrl: string;
+  /** The demo target's first port (demo-target.ts); null: no demo target in this process. */
+  demoTargetPort: number | null;
+  /** "Test" runs of checks per workspace and minute. */
+  checkTestsPerMinute: number;
   /** Raw health-check results older than this are deleted (their aggregates stay: domain/check-aggregates.ts). */
   resultRetentionHours: number;
   /** Days events (and their notifications) are kept (DESIGN.md 9). */
@@ -164,6 +172,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.BEACON_TRUST_PROXY),
     sharedRunner: env.BEACON_SHARED_RUNNER !== '0',
     allowPrivateTargets: env.BEACON_ALLOW_PRIVATE_TARGETS === '1',
+    dnsResolvers: (env.BEACON_DNS_RESOLVERS ?? '')
+      .split(',')
+      .map((resolver) => resolver.trim())
+      .filter(Boolean),
+    rdapBootstrapUrl: env.BEACON_RDAP_BOOTSTRAP_URL?.trim() || 'https://data.iana.org/rdap/dns.json',
+    demoTargetPort: env.BEACON_DEMO_TARGET_PORT
+      ? integer(env.BEACON_DEMO_TARGET_PORT, 0, 'BEACON_DEMO_TARGET_PORT')
+      : null,
+    checkTestsPerMinute: integer(env.BEACON_CHECK_TEST_RATE_LIMIT, 30, 'BEACON_CHECK_TEST_RATE_LIMIT'),
     resultRetentionHours: integer(env.BEACON_RESULT_RETENTION_HOURS, 48, 'BEACON_RESULT_RETENTION_HOURS'),
     eventRetentionDays: integer(env.BEACON_EVENT_RETENTION_DAYS, EVENT_RETENTION_DAYS, 'BEACON_EVENT_RETENTION_DAYS'),
     dbConnectTimeoutMs: integer(env.BEACON_DB_CONNECT_TIMEOUT_MS, 5000, 'BEACON_DB_CONNECT_TIMEOUT_MS'),

@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { closeContext, createContext, createLogger } from './bootstrap.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
+import { demoTargetPorts, startDemoTarget } from './demo-target.js';
 import { startChatOutbox } from './jobs/chat-outbox.js';
 import { startEventRetention } from './jobs/event-retention.js';
 import { startMailOutbox } from './jobs/mail-outbox.js';
@@ -29,6 +30,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const mailOutbox = startMailOutbox(ctx);
   const eventRetention = startEventRetention(ctx);
   const chatOutbox = startChatOutbox(ctx);
+  const demoTarget =
+    config.demoTargetPort !== null ? await startDemoTarget(ctx, demoTargetPorts(config.demoTargetPort)) : undefined;
   const link = await bootstrapRegistrationLink(ctx);
   // Printed plainly, last and boxed rather than logged as JSON: it is the first thing a new user needs to read.
   if (link) {
@@ -54,6 +57,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await mailOutbox.stop();
       eventRetention.stop();
       await chatOutbox.stop();
+      await demoTarget?.close();
       await closeSharedAgents();
       await closeContext(ctx);
     })());

@@ -24,11 +24,31 @@ export function rateLimitKey(ctx: ServerContext) {
  */
 export function keyRateLimits(app: FastifyInstance, ctx: ServerContext): void {
   const keyGenerator = rateLimitKey(ctx);
+  const perWorkspace = workspaceRateLimitKey(ctx);
   app.addHook('onRoute', (route) => {
     const limit = route.config?.rateLimit;
-    if (limit && typeof limit === 'object') route.config!.rateLimit = { ...limit, keyGenerator, hook: 'preHandler' };
+    if (!limit || typeof limit !== 'object') return;
+    const { perWorkspace: wholeWorkspace, ...rest } = limit as typeof limit & { perWorkspace?: boolean };
+    route.config!.rateLimit = {
+      ...rest,
+      keyGenerator: wholeWorkspace ? perWorkspace : keyGenerator,
+      hook: 'preHandler',
+    };
   });
 }
+
+/** A limit a whole workspace shares, whatever the address (a probe budget: DESIGN.md 12). */
+export function workspaceRateLimitKey(ctx: ServerContext) {
+  return (request: FastifyRequest): string =>
+    `workspace:${workspaceLabelOf(request.headers.host, ctx.config.baseDomain) ?? '-'}`;
+}
+
+/** "Test" runs of health checks: a workspace's budget per minute, so the shared runner is no port scanner. */
+export const checkTestRateLimit = (ctx: ServerContext) => ({
+  max: ctx.config.checkTestsPerMinute,
+  timeWindow: '1 minute',
+  perWorkspace: true,
+});
 
 /** Registration and beta-key checks: rare for people, so a low limit per address (BEACON_REGISTER_RATE_LIMIT). */
 export const registerRateLimit = (ctx: ServerContext) => ({

@@ -1,4 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { HealthCheck, HealthCheckResult } from '../../src/contract/health.js';
+import { closeSharedAgents } from '../../src/runner/probe.js';
+import { demoTargetPorts, startDemoTarget, type DemoTarget } from '../../src/server/demo-target.js';
+import { startSharedRunner, type SharedRunner } from '../../src/server/jobs/shared-runner.js';
+import { freePort } from '../support/processes.js';
 import { DEMO_LOGIN, DEMO_REMOTE, seedDemo } from '../../src/server/services/demo.js';
 import { authHeaders, json, loginAs, startTestServer, type TestServer } from '../support/server.js';
 
@@ -78,4 +83,58 @@ describe('beacon demo: dependencies and a linked workspace', () => {
     const found = await get<Array<{ handle: string }>>('/api/search-remotes/services');
     expect(found.map((s) => s.handle).sort()).toEqual(['cloud-dns', 'object-storage']);
   });
+});
+
+describe('beacon demo: health checks against its local target (npm run demo)', () => {
+  let demo: TestServer;
+  let target: DemoTarget | undefined;
+  let runner: SharedRunner | undefined;
+
+  beforeAll(async () => {
+    const first = await freePort();
+    // Three ports in a row from the first free one: good enough on a quiet loopback.
+    demo = await startTestServer({ BEACON_DEMO_TARGET_PORT: String(first), BEACON_ALLOW_PRIVATE_TARGETS: '1' });
+    // As `npm run demo` does: seed, then serve with the target.
+    await seedDemo(demo.ctx);
+    target = await startDemoTarget(demo.ctx, demoTargetPorts(first));
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    await target?.close();
+    await closeSharedAgents();
+    await demo.close();
+  });
+
+  it('seeds checks of every probing kind and a heartbeat; within a minute they show results, and the ten-day certificate fails its assertion with the value it saw', async () => {
+    const owner = await loginAs(demo, 'demo', DEMO_LOGIN.email, DEMO_LOGIN.password);
+    const get = async <T>(url: string) =>
+      json<T>(await demo.app.inject({ method: 'GET', url, headers: authHeaders(owner) }));
+    const checks = (
+      await Promise.all(
+        ['checkout', 'api-gateway', 'identity', 'message-bus', 'ledger'].map((service) =>
+          get<HealthCheck[]>(`/api/services/${service}/health-checks`),
+        ),
+      )
+    ).flat();
+    expect(new Set(checks.map((check) => check.kind))).toEqual(new Set(['http', 'tls', 'tcp', 'heartbeat']));
+    runner = startSharedRunner(demo.ctx, { reloadMs: 500, tickMs: 200 });
+    const results = (id: string) => get<HealthCheckResult[]>(`/api/health-checks/${id}/reports/health-check-results`);
+    const certificate = checks.find((check) => check.kind === 'tls')!;
+    await vi.waitFor(
+      async () => {
+        for (const check of checks.filter((c) => c.kind !== 'heartbeat'))
+          expect((await results(check.id)).length, check.name).toBeGreaterThan(0);
+      },
+      // Each check's first run falls somewhere in its first interval (15 s, the certificate's 30 s).
+      { timeout: 45_000, interval: 500 },
+    );
+    const [tls] = await results(certificate.id);
+    expect(tls).toMatchObject({ success: false, severity: 'warning', cert: { days_left: 9 } });
+    expect(tls!.assertions!.find((a) => a.source === 'cert.days_left')).toMatchObject({ actual: '9', pass: false });
+    const tcp = checks.find((check) => check.kind === 'tcp')!;
+    expect((await results(tcp.id))[0]).toMatchObject({ success: true });
+    // The target pinged the heartbeat as soon as it started.
+    const heartbeat = checks.find((check) => check.kind === 'heartbeat')!;
+    expect((await results(heartbeat.id))[0]).toMatchObject({ success: true });
+  }, 60_000);
 });

@@ -28,8 +28,17 @@ const RUNS = Number(process.env.BEACON_FUZZ_RUNS ?? 8);
 const FIXED_SEED = 1010;
 const RANDOM_SEED = Number(process.env.BEACON_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
-/** Tables a refused request may write on purpose: failed logins are counted; the mail job works its queue. */
-const BOOKKEEPING = new Set(['login_failures', 'mail_outbox', 'kysely_migration', 'kysely_migration_lock']);
+/**
+ * Tables a refused request may write on purpose: failed logins are counted; the mail job works its queue; a
+ * replayable write keeps its first answer, a refusal included (DESIGN.md 4).
+ */
+const BOOKKEEPING = new Set([
+  'login_failures',
+  'mail_outbox',
+  'idempotency_keys',
+  'kysely_migration',
+  'kysely_migration_lock',
+]);
 
 const errorShape = z.strictObject({
   message: z.string(),
@@ -54,7 +63,12 @@ let cast: SeededWorkspace;
 let pools: Record<string, string[]>;
 
 beforeAll(async () => {
-  server = await startTestServer({ BEACON_AUTH_RATE_LIMIT: '1000000', BEACON_REGISTER_RATE_LIMIT: '1000000' });
+  server = await startTestServer({
+    BEACON_AUTH_RATE_LIMIT: '1000000',
+    BEACON_REGISTER_RATE_LIMIT: '1000000',
+    // "Test" runs a real probe to whatever the fuzzer names (up to its 15 s timeout): a few are enough.
+    BEACON_CHECK_TEST_RATE_LIMIT: '3',
+  });
   cast = await seedWorkspace(server);
   const { owner, admin, teamAdmin, teamMember, guest, team } = cast;
   const service = await createService(server, teamAdmin, team.handle, { name: 'Ledger', handle: 'ledger' });
@@ -62,6 +76,12 @@ beforeAll(async () => {
     await callAs(server, teamAdmin, 'POST', '/api/services/ledger/health-checks', {
       name: 'Ping',
       endpoint: 'https://ledger.example',
+    }),
+  );
+  const heartbeat = json<{ ping_url: string }>(
+    await callAs(server, teamAdmin, 'POST', '/api/services/ledger/health-checks', {
+      name: 'Nightly',
+      kind: 'heartbeat',
     }),
   );
   const notice = json<{ id: string }>(
@@ -113,6 +133,7 @@ beforeAll(async () => {
     dependency: ['checkout', service.handle, 'missing'],
     workspace: [cast.outsider.domain, 'missing'],
     remote: ['status-page', 'missing'],
+    token: [heartbeat.ping_url.split('/').pop()!, 'never-given-token-0123456789abcdef'],
   };
 }, 120_000);
 afterAll(() => server.close());

@@ -11,6 +11,23 @@ import {
   type Method,
 } from '../support/server.js';
 
+/** What a check of the spec's fields answers beside them (DESIGN.md 12). */
+const HTTP_DEFAULTS = {
+  kind: 'http',
+  request: null,
+  starttls: null,
+  record: null,
+  assertions: [{ source: 'status', op: 'in', value: ['200..299'] }],
+  assertions_text: 'status in 200..299',
+  retries: 0,
+  recover_after: 1,
+  grace: null,
+  schedule: null,
+  time_zone: null,
+  ping_url: null,
+};
+/** A stored result's columns of DESIGN.md 12, empty. */
+const NO_DETAILS = { error_class: null, assertions: null, cert: null, severity: null };
 let server: TestServer;
 let owner: Member;
 /** Admin of team payments. */
@@ -83,6 +100,8 @@ describe('health checks', () => {
       paused: false,
       timeout: 1,
       service: { handle: 'checkout' },
+      // DESIGN.md 12: an http check by default, judged by the kind's default assertion.
+      ...HTTP_DEFAULTS,
     });
     const listed = await call(guest, 'GET', '/api/services/checkout/health-checks');
     expect(listed.statusCode).toBe(200);
@@ -113,9 +132,9 @@ describe('health checks', () => {
   it('replaces a check with PATCH (full body) and refuses a partial one', async () => {
     const response = await call(alice, 'PATCH', `/api/health-checks/${checkId}`, fullBody);
     expect(response.statusCode).toBe(200);
-    expect(json(response)).toEqual({ ...fullBody, id: checkId, service: { handle: 'checkout' } });
+    expect(json(response)).toEqual({ ...fullBody, ...HTTP_DEFAULTS, id: checkId, service: { handle: 'checkout' } });
     const again = await call(owner, 'GET', '/api/services/checkout/health-checks');
-    expect(json(again)).toEqual([{ ...fullBody, id: checkId, service: { handle: 'checkout' } }]);
+    expect(json(again)).toEqual([{ ...fullBody, ...HTTP_DEFAULTS, id: checkId, service: { handle: 'checkout' } }]);
     const partial = await call(alice, 'PATCH', `/api/health-checks/${checkId}`, { name: 'Only a name' });
     expect(partial.statusCode).toBe(400);
     expect(json<{ errors: Record<string, string[]> }>(partial).errors).toHaveProperty('endpoint');
@@ -154,16 +173,31 @@ describe('health checks', () => {
     await server.ctx.database.db
       .insertInto('health_check_results')
       .values([
-        { ...result, start: now - 2 * DAY, time: 5, success: 1, status: 200, error: null },
-        { ...result, start: now - 2 * HOUR, time: 40, success: 1, status: 200, error: null },
-        { ...result, start: now - HOUR, time: 1000, success: 0, status: null, error: 'Timed out' },
+        { ...result, ...NO_DETAILS, start: now - 2 * DAY, time: 5, success: 1, status: 200, error: null },
+        { ...result, ...NO_DETAILS, start: now - 2 * HOUR, time: 40, success: 1, status: 200, error: null },
+        {
+          ...result,
+          ...NO_DETAILS,
+          start: now - HOUR,
+          time: 1000,
+          success: 0,
+          status: null,
+          error: 'Timed out',
+          error_class: 'timeout',
+        },
       ])
       .execute();
     const response = await call(guest, 'GET', `/api/health-checks/${checkId}/reports/health-check-results`);
     expect(response.statusCode).toBe(200);
     expect(json(response)).toEqual([
-      { start: new Date(now - 2 * HOUR).toISOString(), time: 40, success: true, status: 200 },
-      { start: new Date(now - HOUR).toISOString(), time: 1000, success: false, error: 'Timed out' },
+      { start: new Date(now - 2 * HOUR).toISOString(), time: 40, latency_ms: 40, success: true, status: 200 },
+      {
+        start: new Date(now - HOUR).toISOString(),
+        time: 1000,
+        latency_ms: 1000,
+        success: false,
+        error: { class: 'timeout', message: 'Timed out' },
+      },
     ]);
     const from = new Date(now - 3 * DAY).toISOString();
     const all = await call(guest, 'GET', `/api/health-checks/${checkId}/reports/health-check-results?from=${from}`);

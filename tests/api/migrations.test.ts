@@ -37,6 +37,7 @@ describe('migrations', () => {
         '020-feed-reads',
         '021-catalogue-version',
         '022-idempotency-keys',
+        '023-check-kinds',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

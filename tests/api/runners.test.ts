@@ -188,7 +188,23 @@ describe('the runner agent protocol', () => {
     expect(response.statusCode).toBe(200);
     expect(json<RunnerSync>(response)).toEqual({
       runner: { handle: 'agent-box', name: 'Agent Box' },
-      checks: [{ id: checkId, name: 'Internal up', endpoint: 'http://10.0.0.5/health', frequency: 5, timeout: 2 }],
+      checks: [
+        {
+          id: checkId,
+          name: 'Internal up',
+          kind: 'http',
+          endpoint: 'http://10.0.0.5/health',
+          frequency: 5,
+          timeout: 2,
+          importance: 'error',
+          request: null,
+          starttls: null,
+          record: null,
+          // The kind's defaults, which the agent judges each run by (DESIGN.md 12).
+          assertions: [{ source: 'status', op: 'in', value: ['200..299'] }],
+          retries: 0,
+        },
+      ],
     });
     const runner = json<Runner>(await call(bob, 'GET', '/api/teams/ops/runners/agent-box'));
     expect(runner.sync_status).toBe('ok');
@@ -207,13 +223,24 @@ describe('the runner agent protocol', () => {
     expect(ok.statusCode).toBe(200);
     expect(json(ok)).toEqual({ accepted: 1, dropped: [] });
 
-    // One failure is allowed; the second in a row raises the service to the check's importance.
+    // One failure is allowed; the second in a row raises the service to the check's importance. An agent older
+    // than DESIGN.md 12 sends its error as text; a newer one with its class and assertions.
     await send([
       { check_id: checkId, start: start(20), time: 5, success: false, status: 500, error: 'HTTP status 500' },
     ]);
     expect(json<{ health: string }>(await call(bob, 'GET', '/api/services/gateway')).health).toBe('good');
     const foreign = await send([
-      { check_id: checkId, start: start(10), time: 5, success: false, error: 'Timed out after 2 s' },
+      {
+        check_id: checkId,
+        start: start(10),
+        time: 5,
+        success: false,
+        error: { class: 'timeout', message: 'Timed out after 2 s' },
+        assertions: [
+          { source: 'status', op: 'in', expected: '200..299', actual: null, pass: false, severity: 'error' },
+        ],
+        severity: 'error',
+      },
       { check_id: 'not-mine', start: start(10), time: 5, success: true },
     ]);
     expect(json(foreign)).toEqual({ accepted: 1, dropped: ['not-mine'] });
@@ -230,9 +257,26 @@ describe('the runner agent protocol', () => {
       await call(bob, 'GET', `/api/health-checks/${checkId}/reports/health-check-results`),
     );
     expect(results).toEqual([
-      { time: 12, start: expect.any(String), success: true, status: 200 },
-      { time: 5, start: expect.any(String), success: false, status: 500, error: 'HTTP status 500' },
-      { time: 5, start: expect.any(String), success: false, error: 'Timed out after 2 s' },
+      { time: 12, latency_ms: 12, start: expect.any(String), success: true, status: 200 },
+      {
+        time: 5,
+        latency_ms: 5,
+        start: expect.any(String),
+        success: false,
+        status: 500,
+        error: { class: 'protocol', message: 'HTTP status 500' },
+      },
+      {
+        time: 5,
+        latency_ms: 5,
+        start: expect.any(String),
+        success: false,
+        error: { class: 'timeout', message: 'Timed out after 2 s' },
+        assertions: [
+          { source: 'status', op: 'in', expected: '200..299', actual: null, pass: false, severity: 'error' },
+        ],
+        severity: 'error',
+      },
     ]);
 
     await send([{ check_id: checkId, start: start(1), time: 7, success: true, status: 200 }]);
@@ -384,7 +428,13 @@ describe('beacon runner (end to end)', () => {
       await until(service, (s) => s.health === 'critical');
       const failures = (await results()).filter((r) => !r.success);
       expect(failures.length).toBeGreaterThanOrEqual(3);
-      expect(failures[0]).toMatchObject({ success: false, status: 500, error: 'HTTP status 500' });
+      // Judged by the agent with the check's assertions, which show the value they compared.
+      expect(failures[0]).toMatchObject({
+        success: false,
+        status: 500,
+        error: { class: 'assertion', message: 'status in 200..299: got 500' },
+        assertions: [{ source: 'status', actual: '500', pass: false }],
+      });
 
       healthy = true;
       await until(service, (s) => s.health === 'good');

@@ -35,6 +35,10 @@ const UNAUTHENTICATED = new Set([
   'GET /api/sso/:provider/slo',
   'POST /api/sso/:provider/slo',
   'POST /api/stripe/webhook',
+  ...['', '/start', '/fail'].flatMap((suffix) => [
+    `GET /api/heartbeats/:token${suffix}`,
+    `POST /api/heartbeats/:token${suffix}`,
+  ]),
 ]);
 
 let server: TestServer;

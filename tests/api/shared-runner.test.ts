@@ -166,7 +166,7 @@ describe('the shared runner', () => {
       return found.length > 0 && found;
     });
     expect(result!.success).toBe(false);
-    expect(result!.error).toMatch(/refused/i);
+    expect(result!.error).toMatchObject({ class: 'refused', message: expect.stringMatching(/refused|not allowed/i) });
     expect(hits.get('/private') ?? 0).toBe(0);
     await runner.stop();
     runner = undefined;

@@ -282,6 +282,17 @@ const SCOPED: Probe[] = [
     }),
   },
   {
+    method: 'POST',
+    route: '/api/services/:service/health-checks/actions/test',
+    url: (b) => `${svc(b)}/health-checks/actions/test`,
+    payload: () => ({ name: 'Intruder', endpoint: 'https://intruder.example' }),
+  },
+  {
+    method: 'POST',
+    route: '/api/health-checks/:id/actions/rotate-ping-url',
+    url: (b) => `/api/health-checks/${b.checkId}/actions/rotate-ping-url`,
+  },
+  {
     method: 'GET',
     route: '/api/services/:service/reports/service-health-daily',
     url: (b) => `${svc(b)}/reports/service-health-daily`,
@@ -469,6 +480,11 @@ const PUBLIC_ROUTES = [
   'POST /api/sso/:provider/slo',
   // Stripe's webhook: no token, its signature instead (tests/api/billing.test.ts).
   'POST /api/stripe/webhook',
+  // Heartbeat pings: no token, the secret in the URL, on its own workspace's host only (check-kinds.test.ts).
+  ...['', '/start', '/fail'].flatMap((suffix) => [
+    `GET /api/heartbeats/:token${suffix}`,
+    `POST /api/heartbeats/:token${suffix}`,
+  ]),
   // The web app's pages and files (public; the app asks the API for everything else).
   'GET /',
   'GET /index.html',

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { Service } from '../../contract/catalogue.js';
-import type { HealthCheck } from '../../contract/health.js';
+import type { HealthCheck, HealthCheckResult } from '../../contract/health.js';
 import type { BodyOf } from '../../contract/operation.js';
 import { healthOperations } from '../../contract/operations/health.js';
 import { dailyHealthReportFrom, type DailyHealthRollup } from '../../domain/health.js';
@@ -12,6 +12,7 @@ import { servicePath } from '../routing/paths.js';
 
 type HealthCheckCreate = BodyOf<typeof healthOperations.createHealthCheck>;
 type HealthCheckUpdate = BodyOf<typeof healthOperations.updateHealthCheck>;
+type HealthCheckTest = BodyOf<typeof healthOperations.testHealthCheck>;
 
 /** The health checks tab of a service: /services/{handle}/health-checks. */
 export const healthChecksScreenPath = (service: string) => `${servicePath(service)}/health-checks`;
@@ -68,6 +69,16 @@ export function createHealthCheck(api: ApiClient, service: string, body: HealthC
 
 export function updateHealthCheck(api: ApiClient, id: string, body: HealthCheckUpdate): Promise<HealthCheck> {
   return api.call(healthOperations.updateHealthCheck, { params: { id }, body });
+}
+
+/** Runs the check as the form has it once, saving nothing (DESIGN.md 12): one result, every assertion's actual. */
+export function testHealthCheck(api: ApiClient, service: string, body: HealthCheckTest): Promise<HealthCheckResult> {
+  return api.call(healthOperations.testHealthCheck, { params: { service }, body });
+}
+
+/** A heartbeat's new secret ping URL; the old one stops working at once. */
+export function rotatePingUrl(api: ApiClient, id: string): Promise<HealthCheck> {
+  return api.call(healthOperations.rotateHeartbeatPingUrl, { params: { id } });
 }
 
 /**

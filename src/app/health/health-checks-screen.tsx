@@ -6,10 +6,12 @@ import { useState } from 'react';
 import type { Service } from '../../contract/catalogue.js';
 import type { HealthCheck } from '../../contract/health.js';
 import { healthLabel } from '../../domain/catalogue.js';
+import { CHECK_KIND_LABELS, heartbeatText } from '../../domain/check-card.js';
 import { useAuth } from '../session/auth-context.js';
 import { Spinner } from '../components/status-screens.js';
 import { getHealthChecksQueryOptions } from './health-api.js';
 import { HealthCheckDialog } from './health-check-dialog.js';
+import { PingUrl } from './ping-url.js';
 import { HealthCheckResultsChart } from './results-chart.js';
 
 export const NO_HEALTH_CHECKS = 'No HealthChecks';
@@ -17,8 +19,20 @@ export const NO_HEALTH_CHECKS = 'No HealthChecks';
 /** Which modal is open: adding (no check) or editing one. */
 type Editing = { check?: HealthCheck } | null;
 
+/** What a check watches: its target, or a heartbeat's rhythm. */
+function targetText(check: HealthCheck): string {
+  if (check.kind === 'heartbeat') return heartbeatText(check);
+  if (check.kind === 'dns') return `${check.record ?? 'A'} ${check.endpoint}`;
+  if (check.kind === 'tls' && check.starttls) return `${check.endpoint} (STARTTLS ${check.starttls.toUpperCase()})`;
+  if (check.kind === 'http' && check.request && check.request.method !== 'GET')
+    return `${check.request.method} ${check.endpoint}`;
+  return check.endpoint;
+}
+
 function HealthCheckCard({ check, onEdit }: { check: HealthCheck; onEdit?: () => void }) {
   const titleId = `health-check-${check.id}`;
+  // A check cached before kinds existed is an http check.
+  const kind = check.kind ?? 'http';
   return (
     <Card>
       <article className="flex flex-column gap-3" aria-labelledby={titleId}>
@@ -28,9 +42,10 @@ function HealthCheckCard({ check, onEdit }: { check: HealthCheck; onEdit?: () =>
               {check.name}
             </h2>
             <span className="text-600 text-sm white-space-nowrap overflow-hidden text-overflow-ellipsis">
-              {check.endpoint}
+              {targetText({ ...check, kind })}
             </span>
             <div className="flex gap-2 flex-wrap">
+              <Tag value={CHECK_KIND_LABELS[kind]} severity="info" />
               <Tag value={`Importance: ${healthLabel(check.importance)}`} severity="secondary" />
             </div>
           </div>
@@ -45,6 +60,7 @@ function HealthCheckCard({ check, onEdit }: { check: HealthCheck; onEdit?: () =>
             />
           )}
         </header>
+        {kind === 'heartbeat' && onEdit && <PingUrl check={check} idPrefix={titleId} />}
         <HealthCheckResultsChart check={check} />
       </article>
     </Card>
@@ -52,7 +68,8 @@ function HealthCheckCard({ check, onEdit }: { check: HealthCheck; onEdit?: () =>
 }
 
 /**
- * /services/:id/health-checks (spec/catalogue.md 2.1): a card per health check with its state and last error,
+ * /services/:id/health-checks (spec/catalogue.md 2.1): a card per health check with its kind and target (a
+ * heartbeat's rhythm, and its ping URL for editors), its state, the newest result and why it failed,
  * its uptime over 24 h, 7 d and 30 d, and its results chart over a chosen range (or 'No Data Available'; issue 11
  * item 5); editors add and edit checks in a modal. Empty (or failed to load): 'No HealthChecks'.
  */

@@ -12,7 +12,11 @@ import {
   CHART_RANGES,
   CHECK_STATE_LABELS,
   checkCardStatus,
+  ERROR_CLASS_LABELS,
   failureRunText,
+  failureText,
+  latestResultOf,
+  recoveryText,
   formatUptimeShare,
   pointsSince,
   resultsSince,
@@ -29,6 +33,7 @@ import { useApi } from '../api/use-api.js';
 import { Spinner } from '../components/status-screens.js';
 import { ApexChart, type ApexOptions } from './apex-chart.js';
 import { getHealthCheckAggregatesQueryOptions, getHealthCheckResultsQueryOptions } from './health-api.js';
+import { errorLine, FailingAssertions, ResultFacts } from './result-details.js';
 
 export const NO_DATA = 'No Data Available';
 const CHART_HEIGHT = 220;
@@ -98,7 +103,7 @@ export function resultsChartOptions(results: readonly HealthCheckResult[]): Apex
         ) => {
           if (seriesIndex !== 1) return ms(value);
           const failed = failures[dataPointIndex];
-          return failed?.error ?? (failed?.status ? `HTTP ${failed.status}` : 'Failed');
+          return failed ? failureText(failed) : 'Failed';
         },
       },
     },
@@ -191,19 +196,56 @@ const STATE_SEVERITIES: Record<CheckState, TagProps['severity']> = {
   unknown: 'info',
 };
 
-/** The check's state and why it last failed, with when. */
-function CheckStatusLine({ status }: { status: CheckCardStatus }) {
+const when = (start: string) => <time dateTime={start}>{dayjs(start).format('MMM D, hh:mm a')}</time>;
+
+/**
+ * The check's state and why: the newest result (passed or failed, status, latency, certificate days left), its
+ * error and each failing assertion's expected and actual value; else the last failure's error, with when.
+ */
+function CheckStatusLine({
+  name,
+  heartbeat,
+  status,
+  results,
+}: {
+  name: string;
+  /** A heartbeat's results are pings: they have no latency to show. */
+  heartbeat: boolean;
+  status: CheckCardStatus;
+  results: readonly HealthCheckResult[];
+}) {
   const run = failureRunText(status);
+  const recovery = recoveryText(status);
+  const latest = useMemo(() => {
+    const newest = latestResultOf(results);
+    return newest && heartbeat ? { ...newest, latencyMs: null } : newest;
+  }, [results, heartbeat]);
   return (
-    <div className="flex flex-column gap-1">
+    <div className="flex flex-column gap-2">
       <div className="flex flex-wrap align-items-center gap-2">
         <Tag value={CHECK_STATE_LABELS[status.state]} severity={STATE_SEVERITIES[status.state]} />
         {run && <span className="text-700 text-sm">{run}</span>}
+        {recovery && <span className="text-700 text-sm">{recovery}</span>}
       </div>
-      {status.lastError && (
-        <p className="m-0 text-700 text-sm" style={{ overflowWrap: 'anywhere' }}>
-          Last error: <strong>{status.lastError.message}</strong> ·{' '}
-          <time dateTime={status.lastError.start}>{dayjs(status.lastError.start).format('MMM D, hh:mm a')}</time>
+      {latest && (
+        <section className="flex flex-column gap-1" aria-label={`Latest result of ${name}`}>
+          <div className="flex flex-wrap align-items-center gap-2 text-sm">
+            <span className="text-700">Latest result, {when(latest.start)}:</span>
+            <ResultFacts result={latest} />
+          </div>
+          {!latest.success && latest.error && (
+            <p className="m-0 text-700 text-sm beacon-wrap-anywhere">
+              Error: <strong>{errorLine(latest.error)}</strong>
+            </p>
+          )}
+          {!latest.success && <FailingAssertions assertions={latest.failing} />}
+        </section>
+      )}
+      {status.lastError && latest?.success !== false && (
+        <p className="m-0 text-700 text-sm beacon-wrap-anywhere">
+          Last error
+          {status.lastErrorClass ? ` (${ERROR_CLASS_LABELS[status.lastErrorClass]})` : ''}:{' '}
+          <strong>{status.lastError.message}</strong> · {when(status.lastError.start)}
         </p>
       )}
     </div>
@@ -233,7 +275,7 @@ function UptimeFigures({ points, pending }: { points: AggregatePoint[]; pending:
 export function HealthCheckResultsChart({
   check,
 }: {
-  check: Pick<HealthCheck, 'id' | 'name' | 'paused' | 'disabled' | 'allowed_failures'>;
+  check: Pick<HealthCheck, 'id' | 'name' | 'kind' | 'paused' | 'disabled' | 'allowed_failures' | 'recover_after'>;
 }) {
   const api = useApi();
   const [rangeId, setRangeId] = useState<ChartRangeId>('24h');
@@ -245,7 +287,12 @@ export function HealthCheckResultsChart({
   const points = aggregates.data ?? [];
   return (
     <div className="flex flex-column gap-3">
-      <CheckStatusLine status={status} />
+      <CheckStatusLine
+        name={check.name}
+        heartbeat={check.kind === 'heartbeat'}
+        status={status}
+        results={results.data ?? []}
+      />
       <UptimeFigures points={points} pending={aggregates.isPending} />
       <SelectButton
         aria-label={`Chart range of ${check.name}`}

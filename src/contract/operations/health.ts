@@ -8,7 +8,10 @@ import {
   healthCheckCreate,
   healthCheckParams,
   healthCheckResult,
+  healthCheckTest,
   healthCheckUpdate,
+  heartbeatParams,
+  heartbeatQuery,
   reportRange,
 } from '../health.js';
 import { defineOperations } from '../operation.js';
@@ -50,6 +53,29 @@ export const healthOperations = defineOperations({
     response: healthCheck,
     errors: [400, 401, 403, 404],
   },
+  testHealthCheck: {
+    method: 'POST',
+    path: '/services/:service/health-checks/actions/test',
+    summary:
+      'Run a check once through the same guard as the shared runner and answer its result (every assertion ' +
+      'with its actual value); nothing is saved. Editors of the service; rate-limited per workspace',
+    tags,
+    access: 'beacon.health-check.manage',
+    params: serviceParams,
+    body: healthCheckTest,
+    response: healthCheckResult,
+    errors: [400, 401, 403, 404, 429],
+  },
+  rotateHeartbeatPingUrl: {
+    method: 'POST',
+    path: '/health-checks/:id/actions/rotate-ping-url',
+    summary: "A heartbeat's new secret ping URL; the old one stops working at once (editors of its service)",
+    tags,
+    access: 'beacon.health-check.manage',
+    params: healthCheckParams,
+    response: healthCheck,
+    errors: [400, 401, 403, 404],
+  },
   getServiceHealthDaily: {
     method: 'GET',
     path: '/services/:service/reports/service-health-daily',
@@ -88,4 +114,31 @@ export const healthOperations = defineOperations({
     response: z.array(healthCheckAggregate),
     errors: [400, 401, 403, 404],
   },
+});
+
+/**
+ * A heartbeat's ping (DESIGN.md 12): no login, the secret token is the key; it answers nothing about the check.
+ * `/start` is taken and changes nothing; `/fail` or a non-zero `exit_code` fails the check until the next success.
+ */
+const pingAnswer = z.object({ ok: z.literal(true) }).meta({ id: 'HeartbeatPing' });
+const ping = (method: 'GET' | 'POST', suffix: '' | '/start' | '/fail') =>
+  ({
+    method,
+    path: `/heartbeats/:token${suffix}`,
+    summary: `A heartbeat ping (${method}${suffix ? `, ${suffix.slice(1)}` : ''}); no login, the token is the secret`,
+    tags,
+    access: 'public',
+    params: heartbeatParams,
+    query: heartbeatQuery,
+    response: pingAnswer,
+    errors: [400, 404, 429],
+  }) as const;
+
+export const heartbeatOperations = defineOperations({
+  pingHeartbeat: ping('GET', ''),
+  pingHeartbeatPost: ping('POST', ''),
+  pingHeartbeatStart: ping('GET', '/start'),
+  pingHeartbeatStartPost: ping('POST', '/start'),
+  pingHeartbeatFail: ping('GET', '/fail'),
+  pingHeartbeatFailPost: ping('POST', '/fail'),
 });

@@ -5,7 +5,7 @@ import { billingOperations, stripeWebhookOperations } from './billing.js';
 import { clientOperations } from './clients.js';
 import { dependencyOperations, remoteOperations } from './dependencies.js';
 import { feedOperations, notificationOperations } from './feeds.js';
-import { healthOperations } from './health.js';
+import { healthOperations, heartbeatOperations } from './health.js';
 import { inviteOperations } from './invites.js';
 import { muteOperations } from './mutes.js';
 import { noticeOperations } from './notices.js';
@@ -35,6 +35,7 @@ export const allOperations: readonly Operation[] = [
   dependencyOperations,
   feedOperations,
   healthOperations,
+  heartbeatOperations,
   inviteOperations,
   muteOperations,
   noticeOperations,

@@ -22,6 +22,7 @@ import { chatThreadsMigration } from './migrations/019-chat-threads.js';
 import { feedReadsMigration } from './migrations/020-feed-reads.js';
 import { catalogueVersionMigration } from './migrations/021-catalogue-version.js';
 import { idempotencyKeysMigration } from './migrations/022-idempotency-keys.js';
+import { checkKindsMigration } from './migrations/023-check-kinds.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -48,6 +49,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '020-feed-reads': feedReadsMigration(engine),
     '021-catalogue-version': catalogueVersionMigration(engine),
     '022-idempotency-keys': idempotencyKeysMigration(),
+    '023-check-kinds': checkKindsMigration(),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { PlanId, SubscriptionStatus } from '../../domain/billing.js';
+import type { CheckKind, DnsRecordType, ErrorClass } from '../../domain/check-kinds.js';
 
 /**
  * Kysely table types. Times are ISO-8601 UTC strings on both engines (they sort as text);
@@ -238,6 +239,27 @@ export interface HealthChecksTable {
   /** The shared-runner process holding the check, and until when (epoch ms); see jobs/shared-runner.ts. */
   lease_owner: string | null;
   lease_until: number | string | null;
+  /** DESIGN.md 12 (migration 023). */
+  kind: Generated<CheckKind>;
+  /** JSON of the contract's CheckRequest. */
+  request: string | null;
+  starttls: 'smtp' | null;
+  record: DnsRecordType | null;
+  /** JSON array of typed assertions; null: the kind's defaults. */
+  assertions: string | null;
+  retries: Generated<number>;
+  recover_after: Generated<number>;
+  grace: number | null;
+  schedule: string | null;
+  time_zone: string | null;
+  ping_token_hash: string | null;
+  ping_token_sealed: string | null;
+  /** Epoch ms (bigint, a string from node-pg). */
+  last_ping_at: number | string | null;
+  last_ping_kind: 'success' | 'fail' | null;
+  last_ping_exit_code: number | null;
+  failing_severity: 'warning' | 'error' | 'critical' | null;
+  recovering: Generated<number>;
 }
 
 /** A complete past UTC day of a service's daily health (seconds per state), cached from the transition log. */
@@ -450,6 +472,12 @@ export interface HealthCheckResultsTable {
   success: number;
   status: number | null;
   error: string | null;
+  error_class: ErrorClass | null;
+  /** JSON array of AssertionResult. */
+  assertions: string | null;
+  /** JSON of the certificate seen: days_left, not_after, subject, issuer. */
+  cert: string | null;
+  severity: 'warning' | 'error' | 'critical' | null;
 }
 
 /** A team's API client (client_credentials): the secret only as its SHA-256; a new secret bumps the version. */

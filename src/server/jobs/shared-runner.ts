@@ -16,9 +16,16 @@
  * it, and writes again a failing state it could not persist meanwhile.
  */
 import { randomUUID } from 'node:crypto';
-import { consecutiveFailures, isCheckFailing } from '../../domain/health.js';
-import type { ProbeResult } from '../../runner/probe.js';
+import { afterRun, failingStateOf, outcomesToRead, type FailingState } from '../../domain/health.js';
+import { changedValues } from '../../runner/assertions.js';
 import { startProbeLoop, type ProbeLoop } from '../../runner/probe-loop.js';
+import {
+  runCheck,
+  runnableCheck,
+  type RunnableCheck,
+  type RunOutcome,
+  type SeenValues,
+} from '../../runner/run-check.js';
 import { CheckScheduler } from '../../runner/schedule.js';
 import type { ServerContext } from '../context.js';
 import { isDatabaseUnavailable, isSqlite } from '../db/connect.js';
@@ -31,13 +38,17 @@ import {
   heartbeatSharedRunner,
   insertHealthCheckResults,
   listLatestOutcomes,
+  listLatestAssertions,
   releaseCheckLeases,
   removeSharedRunner,
 } from '../db/repositories/health.js';
 import { chunks } from '../db/repositories/chunks.js';
 import { pruneCheckResults } from './result-retention.js';
 import type { HealthCheckResultsTable, HealthCheckRow } from '../db/schema.js';
+import { SHARED_RUNNER_AGENT } from '../services/agents.js';
 import { updateCheckFailing } from '../services/check-health.js';
+import { checkAssertions, probeSpecOf } from '../services/check-settings.js';
+import { checkHeartbeat } from '../services/heartbeats.js';
 
 export interface SharedRunnerOptions {
   /** How often the scheduler is ticked at most, ms (it wakes earlier when a check is due sooner). */
@@ -76,16 +87,27 @@ interface RunnerCheck {
   id: string;
   frequencySeconds: number;
   row: HealthCheckRow;
+  /** What to probe and how to judge it; null for a heartbeat (its last ping is looked at instead). */
+  runnable: RunnableCheck | null;
 }
 
-interface CheckState {
+/** A heartbeat is looked at this often at most, so a late job is seen within a minute whatever its period. */
+const HEARTBEAT_LOOK_SECONDS = 60;
+
+interface CheckState extends FailingState {
   workspaceId: string;
   serviceId: string;
   /** The check's name, for the events its failing and recovering write. */
   name: string;
   allowedFailures: number;
-  consecutiveFailures: number;
-  failing: boolean;
+  recoverAfter: number;
+  importance: HealthCheckRow['importance'];
+  /** The severity it fails with: its latest failing run's (DESIGN.md 12). */
+  severity: HealthCheckRow['failing_severity'];
+  /** Each assertion's value at the last run, for `changed`. */
+  seen: SeenValues;
+  /** The check's version its runnable was made from (its updated_at). */
+  version: string;
 }
 
 export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptions = {}): SharedRunner {
@@ -126,33 +148,30 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     void flush();
   };
 
-  const isFailing = (state: CheckState) => isCheckFailing(state.consecutiveFailures, state.allowedFailures);
-
   /**
-   * Persists the check's failing state and lets the service take the health its signals call for
+   * Persists the check's failing state and severity and lets the service take the health its signals call for
    * (services/check-health.ts), one change at a time.
    */
   const persistFailing = (checkId: string, state: CheckState) => {
-    const check = { id: checkId, workspace_id: state.workspaceId, service_id: state.serviceId, name: state.name };
-    const failing = state.failing;
+    const check = {
+      id: checkId,
+      workspace_id: state.workspaceId,
+      service_id: state.serviceId,
+      name: state.name,
+      importance: state.importance,
+    };
+    const { failing, severity } = state;
     const run = async () => {
       // The results that made the check fail are stored before the health they move (a reader who sees the new
       // health finds the failures behind it).
       await flush();
-      await updateCheckFailing(db, check, failing, ctx.now());
+      await updateCheckFailing(db, check, failing, ctx.now(), SHARED_RUNNER_AGENT, failing ? severity : null);
     };
     healthChain = healthChain.then(run).catch((error: unknown) => {
       // Unreachable: the next reload that succeeds sees the stored state differ and writes it again.
       if (isDatabaseUnavailable(error)) pause(error);
       else log.error({ err: error, checkId }, 'could not change service health');
     });
-  };
-
-  const setFailing = (checkId: string, state: CheckState) => {
-    const failing = isFailing(state);
-    if (failing === state.failing) return;
-    state.failing = failing;
-    persistFailing(checkId, state);
   };
 
   /** This process's share of the checks; gives back the surplus (not running) and claims up to the share. */
@@ -177,17 +196,35 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     return rows;
   };
 
+  /** A check as the scheduler runs it: probes get their assertions compiled once per version of the check. */
+  const runnerCheck = (row: HealthCheckRow, state: CheckState): RunnerCheck => {
+    const spec = probeSpecOf(row);
+    const current = scheduler.get(row.id)?.check;
+    const runnable =
+      current && state.version === row.updated_at
+        ? current.runnable
+        : spec && runnableCheck(spec, checkAssertions(row), row.importance, row.retries);
+    state.version = row.updated_at;
+    const frequencySeconds = spec ? row.frequency : Math.min(row.frequency, HEARTBEAT_LOOK_SECONDS);
+    return { id: row.id, frequencySeconds, row, runnable };
+  };
+
   /** Renews and claims leases, then schedules exactly the checks this process holds. */
   const reload = async () => {
     const rows = await lease();
-    // Checks new to this process continue their failure counts from their latest results: read a few at a time
-    // (one process may take over 100,000 checks at once; PostgreSQL answers these over its pool in parallel).
-    const latest = new Map<string, boolean[]>();
+    // Checks new to this process continue their failure counts (and `changed` values) from their latest results:
+    // read a few at a time (one process may take over 100,000 checks at once; PostgreSQL answers these over its
+    // pool in parallel).
+    const latest = new Map<string, { outcomes: boolean[]; seen: SeenValues }>();
     const fresh = rows.filter((row) => !states.has(row.id));
     for (const group of chunks(fresh, OUTCOME_READS_AT_ONCE)) {
       await Promise.all(
         group.map(async (row) => {
-          latest.set(row.id, await listLatestOutcomes(db, row.id, row.allowed_failures + 1));
+          const [outcomes, seen] = await Promise.all([
+            listLatestOutcomes(db, row.id, outcomesToRead(row.allowed_failures, row.recover_after)),
+            listLatestAssertions(db, row.id).then((assertions) => changedValues(assertions)),
+          ]);
+          latest.set(row.id, { outcomes, seen });
         }),
       );
     }
@@ -196,23 +233,28 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
       seen.add(row.id);
       let state = states.get(row.id);
       if (!state) {
-        const outcomes = latest.get(row.id) ?? [];
+        const { outcomes = [], seen: values = {} } = latest.get(row.id) ?? {};
         state = {
           workspaceId: row.workspace_id,
           serviceId: row.service_id,
           name: row.name,
           allowedFailures: row.allowed_failures,
-          consecutiveFailures: consecutiveFailures(outcomes),
-          failing: Boolean(row.failing),
+          recoverAfter: row.recover_after,
+          importance: row.importance,
+          ...failingStateOf(outcomes, Boolean(row.failing), row.allowed_failures, row.recover_after),
+          severity: row.failing_severity,
+          seen: values,
+          version: '',
         };
         states.set(row.id, state);
-        setFailing(row.id, state);
+        if (Boolean(row.failing) !== state.failing) persistFailing(row.id, state);
         continue;
       }
       // A new importance is the API's to apply (services/health.ts recomputes the service as it saves).
       state.allowedFailures = row.allowed_failures;
+      state.recoverAfter = row.recover_after;
+      state.importance = row.importance;
       state.name = row.name;
-      setFailing(row.id, state);
       // A change that could not be written (the database was away) is written now.
       if (Boolean(row.failing) !== state.failing) persistFailing(row.id, state);
     }
@@ -220,7 +262,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     // moves the service's health from here.
     for (const id of states.keys()) if (!seen.has(id)) states.delete(id);
     scheduler.update(
-      rows.map((row) => ({ id: row.id, frequencySeconds: row.frequency, row })),
+      rows.map((row) => runnerCheck(row, states.get(row.id)!)),
       Date.now(),
     );
   };
@@ -236,12 +278,32 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
         reloading = undefined;
       }));
 
-  const record = (check: HealthCheckRow, result: ProbeResult) => {
-    buffer.push(healthCheckResultRow(check, result));
+  const record = (check: HealthCheckRow, outcome: RunOutcome | null) => {
+    if (!outcome) return; // a heartbeat looked at: it records its own runs
+    const { run } = outcome;
+    buffer.push(healthCheckResultRow(check, run));
     const state = states.get(check.id);
     if (!state) return; // removed while it ran
-    state.consecutiveFailures = result.success ? 0 : state.consecutiveFailures + 1;
-    setFailing(check.id, state);
+    state.seen = outcome.seen;
+    const before = { failing: state.failing, severity: state.severity };
+    Object.assign(state, afterRun(state, run.success, state.allowedFailures, state.recoverAfter));
+    if (!run.success) state.severity = run.severity ?? state.importance;
+    if (state.failing !== before.failing || (state.failing && state.severity !== before.severity))
+      persistFailing(check.id, state);
+  };
+
+  /** One run of a check this process holds: a probe judged by its assertions, or a look at a heartbeat. */
+  const run = async (check: RunnerCheck): Promise<RunOutcome | null> => {
+    if (!check.runnable) {
+      await checkHeartbeat(ctx, check.row.workspace_id, check.id);
+      return null;
+    }
+    const options = {
+      allowPrivate: ctx.config.allowPrivateTargets,
+      dnsResolvers: ctx.config.dnsResolvers,
+      rdapBootstrapUrl: ctx.config.rdapBootstrapUrl,
+    };
+    return runCheck(check.runnable, options, states.get(check.id)?.seen);
   };
 
   /** Puts a batch that could not be written back in front of the buffer, keeping the newest results. */
@@ -310,11 +372,10 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
   let loop: ProbeLoop | undefined;
   const started = refresh().then(() => {
     if (stopped) return;
-    loop = startProbeLoop<RunnerCheck>({
+    loop = startProbeLoop<RunnerCheck, RunOutcome | null>({
       scheduler,
-      target: (check) => ({ endpoint: check.row.endpoint, timeoutSeconds: check.row.timeout }),
-      probeOptions: { allowPrivate: ctx.config.allowPrivateTargets },
-      onResult: (check, result) => record(check.row, result),
+      run,
+      onResult: (check, outcome) => record(check.row, outcome),
       onError: (check, error) => log.error({ err: error, checkId: check.id }, 'health check run failed'),
       // A lease about to run out (the database unreachable at the last reloads) lets another process take over.
       mayStart: (now) => !paused && now < leaseUntil - LEASE_MARGIN_MS,

@@ -7,19 +7,30 @@ import {
   healthCheckAggregates,
   healthCheckResults,
   listHealthChecks,
+  rotatePingUrl,
   serviceHealthDaily,
+  testHealthCheck,
   updateHealthCheck,
 } from '../services/health.js';
+import { checkTestRateLimit } from '../rate-limits.js';
 
 /** Health checks and the health reports (spec/catalogue.md section 7; DESIGN.md 4a). */
 export function healthRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) =>
-    routes(ctx, app, healthOperations, {
-      listHealthChecks: ({ caller, params }) => listHealthChecks(ctx, caller, params.service),
-      createHealthCheck: ({ caller, params, body }) => createHealthCheck(ctx, caller, params.service, body),
-      updateHealthCheck: ({ caller, params, body }) => updateHealthCheck(ctx, caller, params.id, body),
-      getServiceHealthDaily: ({ caller, params, query }) => serviceHealthDaily(ctx, caller, params.service, query),
-      listHealthCheckResults: ({ caller, params, query }) => healthCheckResults(ctx, caller, params.id, query),
-      listHealthCheckAggregates: ({ caller, params, query }) => healthCheckAggregates(ctx, caller, params.id, query),
-    });
+    routes(
+      ctx,
+      app,
+      healthOperations,
+      {
+        listHealthChecks: ({ caller, params }) => listHealthChecks(ctx, caller, params.service),
+        createHealthCheck: ({ caller, params, body }) => createHealthCheck(ctx, caller, params.service, body),
+        updateHealthCheck: ({ caller, params, body }) => updateHealthCheck(ctx, caller, params.id, body),
+        testHealthCheck: ({ caller, params, body }) => testHealthCheck(ctx, caller, params.service, body),
+        rotateHeartbeatPingUrl: ({ caller, params }) => rotatePingUrl(ctx, caller, params.id),
+        getServiceHealthDaily: ({ caller, params, query }) => serviceHealthDaily(ctx, caller, params.service, query),
+        listHealthCheckResults: ({ caller, params, query }) => healthCheckResults(ctx, caller, params.id, query),
+        listHealthCheckAggregates: ({ caller, params, query }) => healthCheckAggregates(ctx, caller, params.id, query),
+      },
+      { testHealthCheck: { config: { rateLimit: checkTestRateLimit(ctx) } } },
+    );
 }

@@ -6,9 +6,14 @@
  * runner (shared or team) moves a check's failing state.
  */
 import type { Health } from '../../domain/catalogue.js';
-import { worstHealth } from '../../domain/health.js';
+import { failingStateOf, outcomesToRead, worstHealth } from '../../domain/health.js';
 import { recordEvent } from '../db/repositories/events.js';
-import { listHealthSignals, recordHealthTransition, setCheckFailing } from '../db/repositories/health.js';
+import {
+  listHealthSignals,
+  listLatestOutcomes,
+  recordHealthTransition,
+  setCheckFailing,
+} from '../db/repositories/health.js';
 import { changeServiceHealth, currentServiceHealth } from '../db/repositories/services.js';
 import type { HealthCheckRow, HealthTransitionsTable } from '../db/schema.js';
 import type { Db } from '../db/repositories/workspaces.js';
@@ -71,29 +76,52 @@ export async function recomputeServiceHealth(
 }
 
 /**
- * Persists whether a check is failing and, when that changed, lets its service take the health its signals now
- * call for, in one transaction. True when the check's state changed.
+ * Persists whether a check is failing (and the severity it fails with: DESIGN.md 12) and, when that changed, lets
+ * its service take the health its signals now call for, in one transaction. A change of failing writes the
+ * event; a change of severity alone only moves the health. True when the check's failing state changed.
  */
 export async function updateCheckFailing(
   db: Db,
-  check: Pick<HealthCheckRow, 'id' | 'workspace_id' | 'service_id' | 'name'>,
+  check: Pick<HealthCheckRow, 'id' | 'workspace_id' | 'service_id' | 'name' | 'importance'>,
   failing: boolean,
   now: Date,
   agent: Agent = SHARED_RUNNER_AGENT,
+  severity: HealthCheckRow['failing_severity'] = null,
 ): Promise<boolean> {
+  // Kept only when an assertion's own severity differs from the importance: otherwise the check fails with its
+  // importance, whatever it is changed to later (listHealthSignals).
+  const own = failing && severity && severity !== check.importance ? severity : null;
   return db.transaction().execute(async (trx) => {
-    const changed = await setCheckFailing(trx, check.workspace_id, check.id, failing);
-    if (!changed) return false;
-    await recordEvent(trx, {
-      workspace_id: check.workspace_id,
-      profile_type: 'service',
-      profile_id: check.service_id,
-      type: failing ? 'check.failing' : 'check.recovered',
-      ...agentColumns(agent),
-      data: { check: check.id, name: check.name },
-      created_at: now.toISOString(),
-    });
+    const { failingChanged, severityChanged } = await setCheckFailing(trx, check.workspace_id, check.id, failing, own);
+    if (!failingChanged && !severityChanged) return false;
+    if (failingChanged)
+      await recordEvent(trx, {
+        workspace_id: check.workspace_id,
+        profile_type: 'service',
+        profile_id: check.service_id,
+        type: failing ? 'check.failing' : 'check.recovered',
+        ...agentColumns(agent),
+        data: { check: check.id, name: check.name },
+        created_at: now.toISOString(),
+      });
     await recomputeServiceHealth(trx, check.workspace_id, check.service_id, now, { source: 'check', agent });
-    return true;
+    return failingChanged;
   });
+}
+
+/**
+ * Derives the check's failing state from its latest stored results (team runners' batches arrive in any order,
+ * heartbeats are pinged through any process): more than allowed_failures failures in a row fail it, recover_after
+ * successes in a row make it good again. A change moves the service's health.
+ */
+export async function updateFailingFromResults(
+  db: Db,
+  check: HealthCheckRow,
+  now: Date,
+  agent: Agent,
+  severity: HealthCheckRow['failing_severity'],
+): Promise<void> {
+  const outcomes = await listLatestOutcomes(db, check.id, outcomesToRead(check.allowed_failures, check.recover_after));
+  const { failing } = failingStateOf(outcomes, Boolean(check.failing), check.allowed_failures, check.recover_after);
+  await updateCheckFailing(db, check, failing, now, agent, severity);
 }

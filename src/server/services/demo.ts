@@ -6,6 +6,9 @@ import type { Stage, Visibility } from '../../domain/catalogue.js';
 import { MS_PER_DAY } from '../../domain/health.js';
 import type { NoticeCreate, NoticeUpdate } from '../../contract/notices.js';
 import type { WorkspaceRow } from '../db/schema.js';
+import type { HealthCheckCreate } from '../../contract/health.js';
+import { demoTargetPorts, type DemoTargetPorts } from '../demo-target.js';
+import { createHealthCheck } from './health.js';
 import { changeService, createService, updateServiceFields } from './catalogue-services.js';
 import { addDependency, addRemoteDependency, linkRemote } from './dependencies.js';
 import { createNotice, updateNotice } from './notices.js';
@@ -75,7 +78,71 @@ export async function seedDemo(ctx: ServerContext): Promise<typeof DEMO_LOGIN> {
     DEMO_LOGIN.password,
   );
   await seedDemoCatalogue(ctx, workspace);
+  await seedDemoChecks(ctx, workspace);
   return DEMO_LOGIN;
+}
+
+/**
+ * Checks of every kind against the demo target (demo-target.ts), each showing something: a JSON health answer
+ * whose version moves, an endpoint now and then too slow, a certificate ten days from running out, a port that
+ * greets, and a heartbeat the target pings. Made once, when the demo workspace has no checks and the target is
+ * served (BEACON_DEMO_TARGET_PORT, which `npm run demo` sets).
+ */
+function demoChecks(ports: DemoTargetPorts): { service: string; check: HealthCheckCreate }[] {
+  const base = { runner: null, frequency: 15, timeout: 3, allowed_failures: 0, disabled: false, paused: false };
+  const http = `http://localhost:${ports.http}`;
+  const check = (service: string, fields: Partial<HealthCheckCreate> & Pick<HealthCheckCreate, 'name' | 'kind'>) => ({
+    service,
+    check: { ...base, endpoint: '', importance: 'warning' as const, retries: 0, recover_after: 1, ...fields },
+  });
+  return [
+    check('checkout', {
+      name: 'Health endpoint',
+      kind: 'http',
+      endpoint: `${http}/health`,
+      importance: 'error',
+      assertions_text:
+        'status in 200..299\njson:status == "UP"\njson:version changed warning\nlatency_ms < 800 warning',
+    }),
+    check('api-gateway', {
+      name: 'Slow route',
+      kind: 'http',
+      endpoint: `${http}/slow`,
+      assertions_text: 'status == 200\nlatency_ms < 1000 warning',
+      recover_after: 2,
+    }),
+    check('identity', {
+      name: 'Certificate',
+      kind: 'tls',
+      endpoint: `localhost:${ports.tls}`,
+      frequency: 30,
+      assertions_text: 'connected == true\ncert.days_left >= 14 warning',
+    }),
+    check('message-bus', {
+      name: 'Broker port',
+      kind: 'tcp',
+      endpoint: `localhost:${ports.tcp}`,
+      assertions_text: 'connected == true\nbody contains "220"',
+      retries: 1,
+    }),
+    check('ledger', { name: 'Nightly reconciliation', kind: 'heartbeat', frequency: 60, grace: 30 }),
+  ];
+}
+
+async function seedDemoChecks(ctx: ServerContext, workspace: WorkspaceRow): Promise<void> {
+  // Without the target (`npm run demo` serves it) the checks would only fail: none then.
+  if (ctx.config.demoTargetPort === null) return;
+  const user = await findUserByEmail(ctx.database.db, workspace.id, DEMO_LOGIN.email);
+  if (!user) return;
+  const existing = await ctx.database.db
+    .selectFrom('health_checks')
+    .select('id')
+    .where('workspace_id', '=', workspace.id)
+    .executeTakeFirst();
+  if (existing) return;
+  const caller = { workspace, user };
+  const ports = demoTargetPorts(ctx.config.demoTargetPort);
+  for (const { service, check } of demoChecks(ports)) await createHealthCheck(ctx, caller, service, check);
 }
 
 interface DemoService {

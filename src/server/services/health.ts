@@ -29,6 +29,7 @@ import {
   insertHealthCheck,
   listHealthCheckResults,
   listHealthChecks as listHealthCheckRows,
+  type HealthCheckResult as StoredResult,
   listHealthTransitions,
   listCachedDays,
   cacheDays,
@@ -41,27 +42,21 @@ import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { requireTeamRunner } from './runners.js';
 import { recomputeServiceHealth } from './check-health.js';
+import {
+  checkAssertions,
+  kindColumns,
+  newPingToken,
+  probeSpecOf,
+  toHealthCheck,
+  type CheckInput,
+} from './check-settings.js';
+import { runCheck, runnableCheck } from '../../runner/run-check.js';
+import type { CheckRun } from '../../domain/check-kinds.js';
 
 const HEALTH_CHECK_NOT_FOUND = 'The health check was not found';
 /** Results report: the last 24 h unless asked otherwise, at most this many results (the newest). */
 const RESULTS_DEFAULT_MS = MS_PER_DAY;
 const RESULTS_LIMIT = 1000;
-
-function toHealthCheck(row: HealthCheckRow, serviceHandle: string): HealthCheck {
-  return {
-    id: row.id,
-    name: row.name,
-    endpoint: row.endpoint,
-    runner: row.runner_id,
-    frequency: row.frequency,
-    allowed_failures: row.allowed_failures,
-    importance: row.importance,
-    disabled: Boolean(row.disabled),
-    paused: Boolean(row.paused),
-    timeout: row.timeout,
-    service: { handle: serviceHandle },
-  };
-}
 
 /** Query bounds as epoch ms; `from` after `to` is refused. */
 function parseRange(query: { from?: string; to?: string }, defaults: { from: (to: number) => number; to: number }) {
@@ -143,15 +138,16 @@ async function dailyHealthWithCache(
 }
 
 export async function listHealthChecks(ctx: ServerContext, caller: Caller, idOrHandle: string): Promise<HealthCheck[]> {
-  const { row } = await visibleService(ctx, caller, idOrHandle);
+  const { row, viewer } = await visibleService(ctx, caller, idOrHandle);
   const rows = await listHealthCheckRows(ctx.database.db, caller.workspace.id, row.id);
-  return rows.map((check) => toHealthCheck(check, row.handle));
+  const canEdit = canEditService(viewer, row.owner_team_id);
+  return rows.map((check) => toHealthCheck(ctx, check, row, caller.workspace.domain, canEdit));
 }
 
-function checkFields(input: HealthCheckUpdate) {
+/** The spec's columns of an input (the kind's come from check-settings.ts). */
+function commonColumns(input: CheckInput) {
   return {
     name: input.name,
-    endpoint: input.endpoint,
     runner_id: input.runner ?? null,
     frequency: input.frequency,
     timeout: input.timeout,
@@ -170,22 +166,33 @@ export async function createHealthCheck(
   input: HealthCheckCreate,
 ): Promise<HealthCheck> {
   const { row: service } = await editableService(ctx, caller, idOrHandle);
+  const kind = kindColumns(input);
   if (input.runner) await requireTeamRunner(ctx, caller.workspace.id, service.owner_team_id, input.runner);
   const now = isoNow(ctx);
+  const ping = kind.kind === 'heartbeat' ? newPingToken(ctx) : {};
   const row: HealthCheckRow = {
     id: randomUUID(),
     workspace_id: caller.workspace.id,
     service_id: service.id,
-    ...checkFields(input),
+    ...commonColumns(input),
+    ...kind,
+    ping_token_hash: null,
+    ping_token_sealed: null,
+    ...ping,
     created_at: now,
     updated_at: now,
     failing: 0,
+    failing_severity: null,
+    recovering: 0,
+    last_ping_at: null,
+    last_ping_kind: null,
+    last_ping_exit_code: null,
     lease_owner: null,
     lease_until: null,
   };
   await insertHealthCheck(ctx.database.db, row);
   ctx.refreshChecks?.();
-  return toHealthCheck(row, service.handle);
+  return toHealthCheck(ctx, row, service, caller.workspace.domain, true);
 }
 
 /** The check and its service if the caller may see the service; a hidden check answers like a missing one. */
@@ -199,6 +206,15 @@ async function visibleCheck(ctx: ServerContext, caller: Caller, id: string) {
   }
 }
 
+/** The check and its service, for editors of the service only. */
+async function editableCheck(ctx: ServerContext, caller: Caller, id: string) {
+  const found = await visibleCheck(ctx, caller, id);
+  if (!canEditService(found.viewer, found.row.owner_team_id)) {
+    throw forbidden('Only members of the owning team can change its health checks');
+  }
+  return found;
+}
+
 /** PATCH with the full body: editors of the check's service. */
 export async function updateHealthCheck(
   ctx: ServerContext,
@@ -206,12 +222,17 @@ export async function updateHealthCheck(
   id: string,
   input: HealthCheckUpdate,
 ): Promise<HealthCheck> {
-  const { check, row: service, viewer } = await visibleCheck(ctx, caller, id);
-  if (!canEditService(viewer, service.owner_team_id)) {
-    throw forbidden('Only members of the owning team can change its health checks');
-  }
+  const { check, row: service } = await editableCheck(ctx, caller, id);
+  const kind = kindColumns(input, check);
   if (input.runner) await requireTeamRunner(ctx, caller.workspace.id, service.owner_team_id, input.runner);
-  const patch = { ...checkFields(input), updated_at: isoNow(ctx) };
+  // A check that becomes a heartbeat gets its secret; one that stops being one loses it.
+  const ping =
+    kind.kind === 'heartbeat'
+      ? check.ping_token_hash
+        ? {}
+        : newPingToken(ctx)
+      : { ping_token_hash: null, ping_token_sealed: null };
+  const patch = { ...commonColumns(input), ...kind, ...ping, updated_at: isoNow(ctx) };
   await ctx.database.db.transaction().execute(async (trx) => {
     await updateHealthCheckRow(trx, caller.workspace.id, check.id, patch);
     // A failing check paused, disabled or given another importance no longer holds its service where it did.
@@ -222,7 +243,40 @@ export async function updateHealthCheck(
       });
   });
   ctx.refreshChecks?.();
-  return toHealthCheck({ ...check, ...patch }, service.handle);
+  return toHealthCheck(ctx, { ...check, ...patch }, service, caller.workspace.domain, true);
+}
+
+/**
+ * "Test" (DESIGN.md 12): runs the check as the form holds it, once, through the shared runner's guard, and
+ * answers the result with every assertion's actual value. Nothing is saved. Editors of the service.
+ */
+export async function testHealthCheck(
+  ctx: ServerContext,
+  caller: Caller,
+  idOrHandle: string,
+  input: HealthCheckCreate,
+): Promise<HealthCheckResult> {
+  await editableService(ctx, caller, idOrHandle);
+  const columns = kindColumns(input);
+  const spec = probeSpecOf({ ...columns, timeout: input.timeout });
+  if (!spec) throw badRequest('A heartbeat has nothing to run: the job pings its URL');
+  const check = runnableCheck(spec, checkAssertions(columns), input.importance, columns.retries);
+  const { run } = await runCheck(check, {
+    allowPrivate: ctx.config.allowPrivateTargets,
+    dnsResolvers: ctx.config.dnsResolvers,
+    rdapBootstrapUrl: ctx.config.rdapBootstrapUrl,
+  });
+  return resultOf(run);
+}
+
+/** A heartbeat's new ping URL: the old one stops working at once (editors). */
+export async function rotatePingUrl(ctx: ServerContext, caller: Caller, id: string): Promise<HealthCheck> {
+  const { check, row: service } = await editableCheck(ctx, caller, id);
+  if (check.kind !== 'heartbeat') throw badRequest('Only a heartbeat has a ping URL');
+  const ping = newPingToken(ctx);
+  const patch = { ...ping, updated_at: isoNow(ctx) };
+  await updateHealthCheckRow(ctx.database.db, caller.workspace.id, check.id, patch);
+  return toHealthCheck(ctx, { ...check, ...patch }, service, caller.workspace.domain, true);
 }
 
 /** Results oldest first: the last 24 h by default, at most the newest 1000. Viewers of the check's service. */
@@ -242,13 +296,27 @@ export async function healthCheckResults(
     range.to,
     RESULTS_LIMIT,
   );
-  return rows.map((result) => ({
+  return rows.map((row) => resultOf(storedRun(row)));
+}
+
+/** A stored result as the run it was. */
+function storedRun(result: StoredResult): CheckRun {
+  return {
+    start: result.start,
     time: result.time,
-    start: new Date(result.start).toISOString(),
     success: Boolean(result.success),
     ...(result.status !== null ? { status: result.status } : {}),
-    ...(result.error !== null ? { error: result.error } : {}),
-  }));
+    ...(result.error !== null ? { error: { class: result.error_class ?? 'protocol', message: result.error } } : {}),
+    ...(result.assertions ? { assertions: JSON.parse(result.assertions) as CheckRun['assertions'] } : {}),
+    ...(result.cert ? { cert: JSON.parse(result.cert) as CheckRun['cert'] } : {}),
+    ...(result.severity ? { severity: result.severity } : {}),
+  };
+}
+
+/** A run as the API answers it (DESIGN.md 12: the spec's fields and why). */
+function resultOf(run: CheckRun): HealthCheckResult {
+  const { start, latency_ms, ...rest } = run;
+  return { ...rest, start: new Date(start).toISOString(), latency_ms: latency_ms ?? run.time };
 }
 
 /** Buckets of one aggregates report at most (the newest). */

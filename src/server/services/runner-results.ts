@@ -1,11 +1,10 @@
-import { consecutiveFailures, isCheckFailing } from '../../domain/health.js';
 import type { RunnerResultInput, RunnerResultsAccepted } from '../../contract/clients.js';
+import type { CheckRun } from '../../domain/check-kinds.js';
 import type { ServerContext } from '../context.js';
-import { healthCheckResultRow, insertHealthCheckResults, listLatestOutcomes } from '../db/repositories/health.js';
+import { healthCheckResultRow, insertHealthCheckResults } from '../db/repositories/health.js';
 import { findRunnerChecks } from '../db/repositories/runners.js';
-import type { HealthCheckResultsTable, HealthCheckRow, RunnerRow } from '../db/schema.js';
-import type { Agent } from './agents.js';
-import { updateCheckFailing } from './check-health.js';
+import type { HealthCheckResultsTable, RunnerRow } from '../db/schema.js';
+import { updateFailingFromResults } from './check-health.js';
 
 /**
  * Results a team runner sends (DESIGN.md 5): written for the runner's own checks only (others are dropped and
@@ -25,23 +24,40 @@ export async function recordRunnerResults(
   );
   const rows: HealthCheckResultsTable[] = [];
   const dropped = new Set<string>();
+  const latest = new Map<string, CheckRun>();
   for (const result of results) {
     const check = checks.get(result.check_id);
     if (!check) {
       dropped.add(result.check_id);
       continue;
     }
-    rows.push(healthCheckResultRow(check, { ...result, start: Date.parse(result.start) }));
+    const run = checkRunOf(result);
+    rows.push(healthCheckResultRow(check, run));
+    // The newest failing run says with which severity the check fails now.
+    const newest = latest.get(check.id);
+    if (!newest || run.start >= newest.start) latest.set(check.id, run);
   }
   if (rows.length > 0) await db.transaction().execute((trx) => insertHealthCheckResults(trx, rows));
   const now = ctx.now();
-  for (const check of checks.values()) await updateFailing(ctx, check, now, { id: null, name: runner.name });
+  for (const check of checks.values())
+    await updateFailingFromResults(
+      db,
+      check,
+      now,
+      { id: null, name: runner.name },
+      latest.get(check.id)?.severity ?? null,
+    );
   return { accepted: rows.length, dropped: [...dropped] };
 }
 
-/** Derives the check's failing state from its latest results; a change moves the service's health. */
-async function updateFailing(ctx: ServerContext, check: HealthCheckRow, now: Date, agent: Agent): Promise<void> {
-  const outcomes = await listLatestOutcomes(ctx.database.db, check.id, check.allowed_failures + 1);
-  const failing = isCheckFailing(consecutiveFailures(outcomes), check.allowed_failures);
-  await updateCheckFailing(ctx.database.db, check, failing, now, agent);
+/** A runner's result as a run: an agent older than DESIGN.md 12 sends its error as text. */
+function checkRunOf(result: RunnerResultInput): CheckRun {
+  const { error, ...rest } = result;
+  return {
+    ...rest,
+    start: Date.parse(result.start),
+    ...(error === undefined
+      ? {}
+      : { error: typeof error === 'string' ? { class: 'protocol' as const, message: error } : error }),
+  };
 }

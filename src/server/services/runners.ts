@@ -22,6 +22,7 @@ import {
 import type { RunnerRow } from '../db/schema.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../errors.js';
 import type { Caller } from './auth.js';
+import { checkAssertions } from './check-settings.js';
 import { chooseHandle, withFreeHandle } from './handles.js';
 import { recordRunnerResults } from './runner-results.js';
 import { findTeamOr404 } from './teams.js';
@@ -179,13 +180,23 @@ export async function syncRunner(
   const checks = await listRunnerChecks(db, caller.workspace.id, row);
   return {
     runner: { handle: row.handle, name: row.name },
-    checks: checks.map((check) => ({
-      id: check.id,
-      name: check.name,
-      endpoint: check.endpoint,
-      frequency: check.frequency,
-      timeout: check.timeout,
-    })),
+    // Heartbeats are pinged, never probed: a runner has nothing to run for them.
+    checks: checks
+      .filter((check) => check.kind !== 'heartbeat')
+      .map((check) => ({
+        id: check.id,
+        name: check.name,
+        kind: check.kind,
+        endpoint: check.endpoint,
+        frequency: check.frequency,
+        timeout: check.timeout,
+        importance: check.importance,
+        request: check.request ? (JSON.parse(check.request) as RunnerSync['checks'][number]['request']) : null,
+        starttls: check.starttls,
+        record: check.record,
+        assertions: checkAssertions(check),
+        retries: check.retries,
+      })),
   };
 }
 

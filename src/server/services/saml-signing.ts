@@ -6,9 +6,10 @@
  * data directory (`saml-sp.pem`: an RSA key and a self-signed certificate, readable by its owner only) and kept,
  * so the identity providers set up with it keep trusting it across restarts. Never in the database.
  */
-import { createPrivateKey, randomBytes, webcrypto, X509Certificate } from 'node:crypto';
+import { createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { selfSignedCertificate } from './self-signed.js';
 
 export interface SamlSigning {
   /** PEM (PKCS#8 when generated). */
@@ -57,40 +58,12 @@ function checked(privateKey: string | undefined, cert: string | undefined, sourc
 }
 
 /** A new RSA-2048 key and a self-signed certificate for it (SHA-256), as PEM. */
-export async function generateSamlSigning(commonName: string, now = new Date()): Promise<SamlSigning> {
-  // @peculiar/x509 needs the Reflect metadata polyfill loaded first; both only when a certificate is made.
-  await import('reflect-metadata');
-  const x509 = await import('@peculiar/x509');
-  const algorithm = {
-    name: 'RSASSA-PKCS1-v1_5',
-    hash: 'SHA-256',
-    publicExponent: new Uint8Array([1, 0, 1]),
-    modulusLength: 2048,
-  };
-  const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f; // A positive serial number.
-  const cert = await x509.X509CertificateGenerator.createSelfSigned(
-    {
-      serialNumber: serial.toString('hex'),
-      name: `CN=${commonName.replace(/[,+="\\<>;#]/g, ' ')}`,
-      notBefore: new Date(now.getTime() - 60_000),
-      notAfter: new Date(Date.UTC(now.getUTCFullYear() + VALID_YEARS, now.getUTCMonth(), now.getUTCDate())),
-      signingAlgorithm: algorithm,
-      keys,
-      extensions: [
-        new x509.BasicConstraintsExtension(false, undefined, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      ],
-    },
-    webcrypto as unknown as Crypto,
-  );
-  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
-  const privateKey = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({
-    format: 'pem',
-    type: 'pkcs8',
-  }) as string;
-  return { privateKey, cert: cert.toString('pem') + '\n' };
+export function generateSamlSigning(commonName: string, now = new Date()): Promise<SamlSigning> {
+  return selfSignedCertificate({
+    commonName,
+    notBefore: new Date(now.getTime() - 60_000),
+    notAfter: new Date(Date.UTC(now.getUTCFullYear() + VALID_YEARS, now.getUTCMonth(), now.getUTCDate())),
+  });
 }
 
 /**

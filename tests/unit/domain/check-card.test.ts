@@ -1,14 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  actualText,
   aggregatesSummaryText,
   bucketFailureText,
+  certDaysLeftText,
   chartRange,
   CHART_RANGES,
+  CHECK_KIND_LABELS,
   CHECK_STATE_LABELS,
   checkCardStatus,
+  ERROR_CLASS_LABELS,
   failureRunText,
+  failureText,
   formatUptimeShare,
+  heartbeatText,
+  latestResultOf,
+  recoveryText,
+  resultErrorOf,
+  secondsText,
   pointsSince,
   resultsSince,
   summariseAggregates,
@@ -188,5 +198,113 @@ describe('aggregates summary', () => {
       aggregatesSummaryText('Last 30 days', { probes: 1, failures: 0, failedBuckets: 0, worstP95: null }, 'day'),
     ).toBe('Last 30 days: 1 probe, 0 failed');
     expect(bucketFailureText({ probes: 240, failures: 2 })).toBe('2 of 240 probes failed');
+  });
+});
+
+describe('results with error classes and assertions (DESIGN.md 12)', () => {
+  const assertion = (source: string, expected: string, actual: string | null, pass: boolean) => ({
+    source,
+    op: '==' as const,
+    expected,
+    actual,
+    pass,
+    severity: 'error' as const,
+  });
+  const failedRun = {
+    start: 't2',
+    success: false,
+    time: 12,
+    status: 200,
+    latency_ms: 12,
+    error: { class: 'assertion' as const, message: 'status == 201: got 200' },
+    assertions: [
+      assertion('status', '201', '200', false),
+      assertion('header:x-version', '2', null, false),
+      assertion('latency_ms', '800', '12', true),
+    ],
+    cert: { days_left: 10, not_after: '2026-12-04T00:00:00.000Z', subject: 'CN=demo', issuer: 'CN=demo' },
+    severity: 'error' as const,
+  };
+
+  it("reads an error object's message, and an old string error (cached offline) as it is", () => {
+    expect(resultErrorOf(failedRun)).toEqual({ class: 'assertion', message: 'status == 201: got 200' });
+    expect(resultErrorOf({ error: 'HTTP status 500' })).toEqual({ class: null, message: 'HTTP status 500' });
+    expect(resultErrorOf({})).toBeNull();
+    expect(failureText(failedRun)).toBe('status == 201: got 200');
+    expect(failureText({ status: 503 })).toBe('HTTP 503');
+    expect(failureText({})).toBe('Failed');
+  });
+
+  it("keeps the newest failure's message and class for the card", () => {
+    const status = checkCardStatus(check, [ok('t1'), failedRun]);
+    expect(status.lastError).toEqual({ message: 'status == 201: got 200', start: 't2' });
+    expect(status.lastErrorClass).toBe('assertion');
+    expect(ERROR_CLASS_LABELS[status.lastErrorClass!]).toBe('Assertion');
+    expect(checkCardStatus(check, [failed('t1', 'old words')]).lastErrorClass).toBeNull();
+  });
+
+  it('takes the newest result: latency, error, the failing assertions only, the certificate days left', () => {
+    const latest = latestResultOf([ok('t1'), failedRun])!;
+    expect(latest).toMatchObject({
+      start: 't2',
+      success: false,
+      status: 200,
+      latencyMs: 12,
+      error: { class: 'assertion', message: 'status == 201: got 200' },
+      certDaysLeft: 10,
+      severity: 'error',
+    });
+    expect(latest.failing.map((failing) => [failing.source, failing.expected, actualText(failing.actual)])).toEqual([
+      ['status', '201', '200'],
+      ['header:x-version', '2', 'missing'],
+    ]);
+    expect(latestResultOf([])).toBeNull();
+    // A result of the spec's shape only: its duration stands for the latency, nothing else is made up.
+    expect(latestResultOf([{ start: 't1', success: true, time: 40 }])).toMatchObject({
+      latencyMs: 40,
+      error: null,
+      failing: [],
+      certDaysLeft: null,
+      status: null,
+    });
+  });
+
+  it('says the days a certificate has left', () => {
+    expect(certDaysLeftText(10)).toBe('Certificate: 10 days left');
+    expect(certDaysLeftText(1)).toBe('Certificate: 1 day left');
+    expect(certDaysLeftText(0)).toBe('Certificate: expires today');
+    expect(certDaysLeftText(-3)).toBe('Certificate: expired 3 days ago');
+  });
+
+  it('needs recover_after successes in a row before a failing check is up again', () => {
+    const failing = { ...check, allowed_failures: 0, recover_after: 3 };
+    const down = checkCardStatus(failing, [failed('t1', 'x'), ok('t2'), ok('t3')]);
+    expect(down).toMatchObject({ state: 'down', failuresInARow: 0, recovering: 2, recoverAfter: 3 });
+    expect(recoveryText(down)).toBe('2 of 3 successes to recover');
+    const up = checkCardStatus(failing, [failed('t1', 'x'), ok('t2'), ok('t3'), ok('t4')]);
+    expect(up.state).toBe('up');
+    expect(recoveryText(up)).toBeNull();
+    // Never failing (within the allowance), a success is simply up.
+    expect(checkCardStatus({ ...failing, allowed_failures: 1 }, [failed('t1', 'x'), ok('t2')]).state).toBe('up');
+  });
+
+  it("names the kinds and a heartbeat's rhythm", () => {
+    expect(Object.values(CHECK_KIND_LABELS)).toEqual(['HTTP', 'TCP', 'TLS', 'DNS', 'Domain expiry', 'Heartbeat']);
+    expect(heartbeatText({ frequency: 300, grace: 60, schedule: null, time_zone: null })).toBe(
+      'Every 5 min, 1 min grace',
+    );
+    expect(heartbeatText({ frequency: 60, grace: 30, schedule: '0 3 * * *', time_zone: 'Europe/Berlin' })).toBe(
+      'On 0 3 * * * (Europe/Berlin), 30 s grace',
+    );
+    expect(heartbeatText({ frequency: 60, grace: null, schedule: '0 3 * * *', time_zone: null })).toBe(
+      'On 0 3 * * * (UTC), 0 s grace',
+    );
+    expect([45, 90, 3600, 5400, 86_400 + 7200].map(secondsText)).toEqual([
+      '45 s',
+      '1 min 30 s',
+      '1 h',
+      '1 h 30 min',
+      '1 d 2 h',
+    ]);
   });
 });

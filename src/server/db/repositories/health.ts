@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Health } from '../../../domain/catalogue.js';
+import type { AssertionResult, CheckRun } from '../../../domain/check-kinds.js';
 import { utcDate, type DailyHealth, type HealthTransition } from '../../../domain/health.js';
 import { recordAggregates } from './check-aggregates.js';
 import { chunks } from './chunks.js';
@@ -79,14 +80,14 @@ export async function listHealthTransitions(
 }
 
 /**
- * What holds a service's health down (DESIGN.md 5): the importance of each failing check that runs (neither
+ * What holds a service's health down (DESIGN.md 5): the severity of each failing check that runs (neither
  * paused nor disabled) and the health each open notice sets.
  */
 export async function listHealthSignals(db: Db, workspaceId: string, serviceId: string): Promise<Health[]> {
   const [checks, notices] = await Promise.all([
     db
       .selectFrom('health_checks')
-      .select('importance')
+      .select(['importance', 'failing_severity'])
       .where('workspace_id', '=', workspaceId)
       .where('service_id', '=', serviceId)
       .where('failing', '=', 1)
@@ -103,7 +104,8 @@ export async function listHealthSignals(db: Db, workspaceId: string, serviceId: 
       .execute(),
   ]);
   return [
-    ...checks.map((check) => check.importance),
+    // The severity it fails with (its worst failing assertion's), else its importance (DESIGN.md 12).
+    ...checks.map((check) => check.failing_severity ?? check.importance),
     ...notices.map((notice) => notice.health).filter((health): health is Health => health !== null),
   ];
 }
@@ -151,13 +153,9 @@ export async function updateHealthCheck(
     .execute();
 }
 
-export interface HealthCheckResult {
+export type HealthCheckResult = Omit<HealthCheckResultsTable, 'check_id' | 'workspace_id' | 'start'> & {
   start: number;
-  time: number;
-  success: number;
-  status: number | null;
-  error: string | null;
-}
+};
 
 /** Results with start in [from, to], oldest first; the newest `limit` of them when there are more. */
 export async function listHealthCheckResults(
@@ -170,7 +168,7 @@ export async function listHealthCheckResults(
 ): Promise<HealthCheckResult[]> {
   const rows = await db
     .selectFrom('health_check_results')
-    .select(['start', 'time', 'success', 'status', 'error'])
+    .select(['start', 'time', 'success', 'status', 'error', 'error_class', 'assertions', 'cert', 'severity'])
     .where('check_id', '=', checkId)
     .where('workspace_id', '=', workspaceId)
     .where('start', '>=', from)
@@ -193,10 +191,22 @@ export async function listLatestOutcomes(db: Db, checkId: string, limit: number)
   return rows.map((row) => Boolean(row.success));
 }
 
-/** The row of one probe result of `check` (shared runner and team runners alike). */
+/** The assertions of the check's latest result (what `changed` compares the next run with). */
+export async function listLatestAssertions(db: Db, checkId: string): Promise<AssertionResult[]> {
+  const row = await db
+    .selectFrom('health_check_results')
+    .select('assertions')
+    .where('check_id', '=', checkId)
+    .orderBy('start', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.assertions ? (JSON.parse(row.assertions) as AssertionResult[]) : [];
+}
+
+/** The row of one run of `check` (shared runner, team runners and heartbeats alike). */
 export function healthCheckResultRow(
   check: Pick<HealthCheckRow, 'id' | 'workspace_id'>,
-  result: { start: number; time: number; success: boolean; status?: number | undefined; error?: string | undefined },
+  result: CheckRun,
 ): HealthCheckResultsTable {
   return {
     check_id: check.id,
@@ -205,11 +215,15 @@ export function healthCheckResultRow(
     time: result.time,
     success: result.success ? 1 : 0,
     status: result.status ?? null,
-    error: result.error ?? null,
+    error: result.error?.message ?? null,
+    error_class: result.error?.class ?? null,
+    assertions: result.assertions?.length ? JSON.stringify(result.assertions) : null,
+    cert: result.cert ? JSON.stringify(result.cert) : null,
+    severity: result.severity ?? null,
   };
 }
 
-/** Rows per INSERT: 7 columns each stays well under SQLite's bound-parameter limit. */
+/** Rows per INSERT: 11 columns each stays well under SQLite's bound-parameter limit. */
 const RESULT_INSERT_CHUNK = 500;
 
 /**
@@ -351,19 +365,34 @@ export async function releaseCheckLeases(db: Db, owner: string): Promise<void> {
     .execute();
 }
 
-/** Persists whether a check is failing; true when that changed. */
+/** Persists whether a check is failing and with which severity; says what changed. */
 export async function setCheckFailing(
   db: Db,
   workspaceId: string,
   checkId: string,
   failing: boolean,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('health_checks')
-    .set({ failing: failing ? 1 : 0 })
+  severity: HealthCheckRow['failing_severity'],
+): Promise<{ failingChanged: boolean; severityChanged: boolean }> {
+  const severityNow = failing ? severity : null;
+  const before = await db
+    .selectFrom('health_checks')
+    .select(['failing', 'failing_severity'])
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', checkId)
-    .where('failing', '=', failing ? 0 : 1)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  if (!before) return { failingChanged: false, severityChanged: false };
+  const failingChanged = Boolean(before.failing) !== failing;
+  const severityChanged = before.failing_severity !== severityNow;
+  if (!failingChanged && !severityChanged) return { failingChanged, severityChanged };
+  // Guarded by what was read, so two runners flipping the same check together write one change.
+  const result = await db
+    .updateTable('health_checks')
+    .set({ failing: failing ? 1 : 0, failing_severity: severityNow })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', checkId)
+    .where('failing', '=', before.failing)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1
+    ? { failingChanged, severityChanged }
+    : { failingChanged: false, severityChanged: false };
 }

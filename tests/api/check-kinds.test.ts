@@ -6,6 +6,7 @@ import type { HealthCheck, HealthCheckResult } from '../../src/contract/health.j
 import { startSharedRunner, type SharedRunner } from '../../src/server/jobs/shared-runner.js';
 import { closeSharedAgents } from '../../src/runner/probe.js';
 import { addMember, createTeam } from '../support/fixtures.js';
+import { until } from '../support/until.js';
 import {
   authHeaders,
   hostOf,
@@ -34,16 +35,6 @@ let slowMs = 0;
 
 const call = (actor: Member, method: Method, url: string, payload?: object) =>
   server.app.inject({ method, url, headers: authHeaders(actor), ...(payload ? { payload } : {}) });
-
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const results = async (id: string) =>
   json<HealthCheckResult[]>(await call(owner, 'GET', `/api/health-checks/${id}/reports/health-check-results`));
@@ -246,14 +237,14 @@ describe('the shared runner with assertions', () => {
 
     // A slow answer fails only its warning assertion: the service goes to warning, not the check's critical.
     slowMs = 400;
-    await until(async () => (await healthOf('versioned')) === 'warning');
+    await until(async () => (await healthOf('versioned')) === 'warning', 30_000);
     slowMs = 0;
-    await until(async () => (await healthOf('versioned')) === 'good');
+    await until(async () => (await healthOf('versioned')) === 'good', 30_000);
 
     // The version changes: `changed` fails once (error), then holds again; recover_after 2 keeps it failing for
     // one more success.
     version = '1.3.0';
-    await until(async () => (await healthOf('versioned')) === 'error');
+    await until(async () => (await healthOf('versioned')) === 'error', 30_000);
     const changed = (await results(check.id)).find((r) =>
       r.assertions?.some((a) => a.source === 'json:version' && !a.pass),
     );
@@ -262,10 +253,10 @@ describe('the shared runner with assertions', () => {
       expected: expect.stringContaining('1.2.3'),
       severity: 'error',
     });
-    await until(async () => (await healthOf('versioned')) === 'good');
+    await until(async () => (await healthOf('versioned')) === 'good', 30_000);
     const after = (await results(check.id)).slice(-3).map((r) => r.success);
     expect(after.at(-1)).toBe(true);
-  });
+  }, 90_000);
 });
 
 describe('heartbeats', () => {
@@ -305,7 +296,7 @@ describe('heartbeats', () => {
 
   it('fails a late heartbeat (period plus grace) on the shared runner, and a ping brings it back', async () => {
     runner = startSharedRunner(server.ctx, { reloadMs: 200, tickMs: 100 });
-    await until(async () => (await healthOf('cron-jobs')) === 'critical', 15_000);
+    await until(async () => (await healthOf('cron-jobs')) === 'critical', 30_000);
     const late = (await results(beat.id)).at(-1)!;
     expect(late).toMatchObject({
       success: false,
@@ -313,7 +304,7 @@ describe('heartbeats', () => {
     });
     await ping(beat.ping_url!);
     expect(await healthOf('cron-jobs')).toBe('good');
-  });
+  }, 45_000);
 
   it('rotating the URL retires the old one at once', async () => {
     const rotated = json<HealthCheck>(

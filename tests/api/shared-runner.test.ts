@@ -5,6 +5,7 @@ import type { HealthCheck, HealthCheckResult } from '../../src/contract/health.j
 import { startSharedRunner, type SharedRunner } from '../../src/server/jobs/shared-runner.js';
 import { closeSharedAgents } from '../../src/runner/probe.js';
 import { createTeam } from '../support/fixtures.js';
+import { until } from '../support/until.js';
 import {
   authHeaders,
   json,
@@ -26,17 +27,6 @@ let hangMaxOpen = 0;
 type Method = 'GET' | 'POST' | 'PATCH';
 const call = (method: Method, url: string, payload?: object) =>
   server.app.inject({ method, url, headers: authHeaders(owner), ...(payload ? { payload } : {}) });
-
-/** Polls `fn` until it returns a truthy value (returned), failing after `ms`. */
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 8000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const results = async (checkId: string) =>
   json<HealthCheckResult[]>(await call('GET', `/api/health-checks/${checkId}/reports/health-check-results`));

@@ -11,6 +11,8 @@
  * Settings: BENCH_CHECKS (10000), BENCH_FREQUENCY (seconds between probes of a check, 15), BENCH_CHECK_SECONDS
  * (measured seconds, 120), BENCH_ENGINES, and BEACON_TEST_DATABASE_URL (see README.md here). The issue's
  * profile: BENCH_CHECKS=100000 BENCH_FREQUENCY=60.
+ *
+ * BENCH_PROFILE=mixed runs checks-mixed.ts instead: checks of every kind with assertions (issue 26).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -296,41 +298,49 @@ async function benchEngine(engine: TestEngine) {
 }
 
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
-const results = [];
-for (const engine of enginesToRun()) results.push(await benchEngine(engine));
 
-console.log(
-  `\nShared runner: ${CHECKS} checks every ${FREQUENCY} s, ${SECONDS} s measured (targets: lag p99 < ${TARGET_LAG_P99_MS} ms, CPU < ${TARGET_CPU} % of one core)`,
-);
-console.log(
-  '| engine | probes/s | results written/s | lost | lag p50 ms | lag p99 ms | lag max ms | CPU % of a core | peak RSS MB | verdict |',
-);
-console.log('|---|---|---|---|---|---|---|---|---|---|');
-for (const { engine, runner } of results) {
-  const ok = runner.lag.p99 < TARGET_LAG_P99_MS && runner.cpuPercent < TARGET_CPU && runner.lost === 0;
+async function defaultProfile(): Promise<void> {
+  const results = [];
+  for (const engine of enginesToRun()) results.push(await benchEngine(engine));
+
   console.log(
-    `| ${engine} | ${fixed(runner.probesPerSecond)} | ${fixed(runner.resultsPerSecond)} | ${runner.lost} | ${fixed(runner.lag.p50)} | ${fixed(runner.lag.p99)} | ${fixed(runner.lag.max)} | ${fixed(runner.cpuPercent)} | ${fixed(runner.rssMb)} | ${ok ? 'PASS' : 'FAIL'} |`,
+    `\nShared runner: ${CHECKS} checks every ${FREQUENCY} s, ${SECONDS} s measured (targets: lag p99 < ${TARGET_LAG_P99_MS} ms, CPU < ${TARGET_CPU} % of one core)`,
   );
-}
-console.log(
-  `\nResults on disk (raw kept BEACON_RESULT_RETENTION_HOURS, minute aggregates ${AGGREGATE_RETENTION_DAYS.minute} d, hour aggregates ${AGGREGATE_RETENTION_DAYS.hour} d) and the retention job deleting the run's raw results`,
-);
-console.log(
-  '| engine | raw rows | bytes/raw row | aggregate rows | bytes/aggregate row | KB per check per day | KB kept per check | retention ms | rows deleted |',
-);
-console.log('|---|---|---|---|---|---|---|---|---|');
-for (const { engine, storage } of results) {
   console.log(
-    `| ${engine} | ${storage.resultRows} | ${fixed(storage.bytesPerResult)} | ${storage.aggregateRows} | ${fixed(storage.bytesPerAggregate)} | ${fixed(storage.perCheckDayKb, 1)} | ${fixed(storage.perCheckKeptKb)} | ${fixed(storage.retention.ms)} | ${storage.retention.deleted} |`,
+    '| engine | probes/s | results written/s | lost | lag p50 ms | lag p99 ms | lag max ms | CPU % of a core | peak RSS MB | verdict |',
   );
-}
-console.log(
-  `\nDaily health report over 90 days, a year of transitions, ${REPORT_REQUESTS} requests (target p99 < ${TARGET_REPORT_P99_MS} ms)`,
-);
-console.log('| engine | transitions | p50 ms | p99 ms | verdict |');
-console.log('|---|---|---|---|---|');
-for (const { engine, report } of results) {
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const { engine, runner } of results) {
+    const ok = runner.lag.p99 < TARGET_LAG_P99_MS && runner.cpuPercent < TARGET_CPU && runner.lost === 0;
+    console.log(
+      `| ${engine} | ${fixed(runner.probesPerSecond)} | ${fixed(runner.resultsPerSecond)} | ${runner.lost} | ${fixed(runner.lag.p50)} | ${fixed(runner.lag.p99)} | ${fixed(runner.lag.max)} | ${fixed(runner.cpuPercent)} | ${fixed(runner.rssMb)} | ${ok ? 'PASS' : 'FAIL'} |`,
+    );
+  }
   console.log(
-    `| ${engine} | ${report.transitions} | ${fixed(report.p50, 1)} | ${fixed(report.p99, 1)} | ${report.p99 < TARGET_REPORT_P99_MS ? 'ok' : 'FAIL'} |`,
+    `\nResults on disk (raw kept BEACON_RESULT_RETENTION_HOURS, minute aggregates ${AGGREGATE_RETENTION_DAYS.minute} d, hour aggregates ${AGGREGATE_RETENTION_DAYS.hour} d) and the retention job deleting the run's raw results`,
   );
+  console.log(
+    '| engine | raw rows | bytes/raw row | aggregate rows | bytes/aggregate row | KB per check per day | KB kept per check | retention ms | rows deleted |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const { engine, storage } of results) {
+    console.log(
+      `| ${engine} | ${storage.resultRows} | ${fixed(storage.bytesPerResult)} | ${storage.aggregateRows} | ${fixed(storage.bytesPerAggregate)} | ${fixed(storage.perCheckDayKb, 1)} | ${fixed(storage.perCheckKeptKb)} | ${fixed(storage.retention.ms)} | ${storage.retention.deleted} |`,
+    );
+  }
+  console.log(
+    `\nDaily health report over 90 days, a year of transitions, ${REPORT_REQUESTS} requests (target p99 < ${TARGET_REPORT_P99_MS} ms)`,
+  );
+  console.log('| engine | transitions | p50 ms | p99 ms | verdict |');
+  console.log('|---|---|---|---|---|');
+  for (const { engine, report } of results) {
+    console.log(
+      `| ${engine} | ${report.transitions} | ${fixed(report.p50, 1)} | ${fixed(report.p99, 1)} | ${report.p99 < TARGET_REPORT_P99_MS ? 'ok' : 'FAIL'} |`,
+    );
+  }
 }
+
+const PROFILE = process.env.BENCH_PROFILE ?? 'default';
+if (PROFILE === 'mixed') await (await import('./checks-mixed.js')).mixedProfile();
+else if (PROFILE === 'default') await defaultProfile();
+else throw new Error(`BENCH_PROFILE must be default or mixed, got "${PROFILE}"`);

@@ -1,5 +1,5 @@
 import { InputText } from 'primereact/inputtext';
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { slugify } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
 
@@ -21,6 +21,60 @@ export interface TextFieldProps {
   disabled?: boolean;
 }
 
+/** What the control inside a LabelledControl carries, so its hint and errors are read with it. */
+export interface ControlAria {
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/**
+ * A control with its label above and its hint and errors below, wired to it for assistive technology: one
+ * error is one line, several (a text's lines: 'Line 2: ...') a line each.
+ */
+export function LabelledControl({
+  id,
+  label,
+  hint,
+  errors,
+  control,
+}: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  errors: readonly string[];
+  control(aria: ControlAria): ReactNode;
+}) {
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const invalid = errors.length > 0;
+  const describedBy = [hint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="flex flex-column gap-1">
+      <label htmlFor={id}>{label}</label>
+      {control({ 'aria-invalid': invalid ? true : undefined, 'aria-describedby': describedBy })}
+      {hint && (
+        <small id={hintId} className="text-600">
+          {hint}
+        </small>
+      )}
+      {errors.length === 1 && (
+        <small id={errorId} className="p-error">
+          {errors[0]}
+        </small>
+      )}
+      {errors.length > 1 && (
+        <div id={errorId} className="flex flex-column gap-1">
+          {errors.map((error, index) => (
+            <small key={index} className="p-error">
+              {error}
+            </small>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** A labelled input with its hint and error wired to it for assistive technology. */
 export function TextField({
   id,
@@ -37,36 +91,27 @@ export function TextField({
   disabled,
 }: TextFieldProps) {
   const number = type === 'number' ? { inputMode: 'numeric' as const, min, max, step: 1 } : {};
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="flex flex-column gap-1">
-      <label htmlFor={id}>{label}</label>
-      <InputText
-        id={id}
-        type={type}
-        {...number}
-        autoComplete={autoComplete}
-        value={value}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
-        onBlur={onBlur}
-        className={error ? 'p-invalid' : undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-      />
-      {hint && (
-        <small id={hintId} className="text-600">
-          {hint}
-        </small>
+    <LabelledControl
+      id={id}
+      label={label}
+      hint={hint}
+      errors={error ? [error] : []}
+      control={(aria) => (
+        <InputText
+          id={id}
+          type={type}
+          {...number}
+          autoComplete={autoComplete}
+          value={value}
+          disabled={disabled}
+          onChange={(event) => onChange(event.target.value)}
+          onBlur={onBlur}
+          className={error ? 'p-invalid' : undefined}
+          {...aria}
+        />
       )}
-      {error && (
-        <small id={errorId} className="p-error">
-          {error}
-        </small>
-      )}
-    </div>
+    />
   );
 }
 

@@ -15,6 +15,7 @@ import { ApiError } from '../api/client.js';
 import { getTeamRunnersQueryOptions } from '../api/shared-queries.js';
 import { DialogFooter } from '../components/dialog-footer.js';
 import { TextField, useShownErrors } from '../components/form.js';
+import { TextAreaField } from '../components/text-area-field.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { useAuth } from '../session/auth-context.js';
 import { useSnackbar } from '../shell/snackbars.js';
@@ -36,7 +37,6 @@ import {
 } from './health-check-form.js';
 import { PingUrl } from './ping-url.js';
 import { AssertionsTable, errorLine, ResultFacts } from './result-details.js';
-import { TextAreaField } from './text-area-field.js';
 import './health.css';
 
 export const SHARED_RUNNER = 'Shared runner';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { FeedEvent } from '../../src/contract/feeds.js';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runner, RunnerSync } from '../../src/contract/clients.js';
 import type { HealthCheck, HealthCheckResult } from '../../src/contract/health.js';
@@ -391,6 +391,20 @@ describe('beacon runner (end to end)', () => {
         importance: 'critical',
       }),
     );
+    // Every probing kind runs on a team runner with the same engine (DESIGN.md 12): a TCP port that greets.
+    const greeter = createTcpServer((socket) => socket.end('220 lab ready\r\n'));
+    await new Promise<void>((resolve) => greeter.listen(0, '127.0.0.1', resolve));
+    const port = json<HealthCheck>(
+      await call(alice, 'POST', '/api/services/intranet/health-checks', {
+        name: 'Lab port',
+        kind: 'tcp',
+        endpoint: `127.0.0.1:${(greeter.address() as AddressInfo).port}`,
+        runner: 'lab',
+        frequency: 1,
+        timeout: 2,
+        assertions_text: 'connected == true\nbody contains "220"',
+      }),
+    );
     const { made } = await clientOf('ops', ['beacon.runner.read', 'beacon.runner.manage']);
 
     const agent = beacon(
@@ -410,13 +424,27 @@ describe('beacon runner (end to end)', () => {
       {},
     );
     try {
-      await agent.waitFor(/synced: 1 check\(s\)/);
+      await agent.waitFor(/synced: 2 check\(s\)/);
       const results = () =>
         call(bob, 'GET', `/api/health-checks/${check.id}/reports/health-check-results`).then((r) =>
           json<HealthCheckResult[]>(r),
         );
       const first = await until(results, (list) => list.some((r) => r.success));
       expect(first[0]).toMatchObject({ success: true, status: 200 });
+      const greeted = await until(
+        () =>
+          call(bob, 'GET', `/api/health-checks/${port.id}/reports/health-check-results`).then((r) =>
+            json<HealthCheckResult[]>(r),
+          ),
+        (list) => list.length > 0,
+      );
+      expect(greeted[0]).toMatchObject({
+        success: true,
+        assertions: [
+          { source: 'connected', actual: 'true', pass: true },
+          { source: 'body', actual: expect.stringContaining('220 lab ready'), pass: true },
+        ],
+      });
       const runner = json<Runner>(await call(bob, 'GET', '/api/teams/ops/runners/lab'));
       expect(runner.sync_status).toBe('ok');
       expect(Date.parse(runner.last_sync!)).toBeGreaterThan(Date.now() - 10_000);
@@ -441,6 +469,7 @@ describe('beacon runner (end to end)', () => {
       expect(hits).toBeGreaterThan(4);
     } finally {
       agent.child.kill('SIGTERM');
+      greeter.close();
     }
     expect(await agent.exited).toBe(0);
     expect(agent.output()).toContain('stopped');

@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { appOperations } from './scripts/app-operations.js';
 import { precompress, trimVendorCss } from './scripts/build-assets.js';
 
 /**
@@ -29,6 +30,8 @@ export default defineConfig({
   worker: { format: 'es' },
   plugins: [
     react(),
+    // The operations without their zod schemas: the app calls the API by id, method and path only.
+    appOperations(),
     precompress(),
     VitePWA({
       strategies: 'injectManifest',

@@ -5,13 +5,13 @@ import 'primeflex/primeflex.min.css';
 import './styles.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { PrimeReactProvider } from 'primereact/api';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { appKindOf } from '../domain/hosts.js';
+import { FullPageSpinner } from './components/status-screens.js';
 import { readAppConfig } from './config.js';
 import { UpdatePrompt } from './pwa/update-prompt.js';
-import { RootApp, SignupApp } from './root-app.js';
 import { startSession } from './session/auth-context.js';
 import { SnackbarProvider } from './shell/snackbars.js';
 import { preloadScreen, WorkspaceApp } from './workspace-app.js';
@@ -24,6 +24,9 @@ if (kind.kind === 'workspace') {
   startSession(kind.workspace);
   preloadScreen(window.location.pathname);
 }
+// Only the root and sign-up hosts show these: a workspace's pages do without their code.
+const RootApp = lazy(() => import('./root-app.js').then((module) => ({ default: module.RootApp })));
+const SignupApp = lazy(() => import('./root-app.js').then((module) => ({ default: module.SignupApp })));
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 
 createRoot(document.getElementById('root')!).render(
@@ -35,10 +38,8 @@ createRoot(document.getElementById('root')!).render(
           <BrowserRouter>
             {kind.kind === 'workspace' ? (
               <WorkspaceApp domain={kind.workspace} />
-            ) : kind.kind === 'signup' ? (
-              <SignupApp />
             ) : (
-              <RootApp />
+              <Suspense fallback={<FullPageSpinner />}>{kind.kind === 'signup' ? <SignupApp /> : <RootApp />}</Suspense>
             )}
           </BrowserRouter>
           <UpdatePrompt />

@@ -4,9 +4,8 @@ import { matchRoutes, Navigate, Route, Routes } from 'react-router-dom';
 import type { ApiClient } from './api/client.js';
 import { AuthProvider, useAuth } from './session/auth-context.js';
 import { FullPageSpinner, NotFound, Spinner } from './components/status-screens.js';
-import { LocalProvider } from './local/local-provider.js';
+import { LocalProvider, localCodeLoader } from './local/local-provider.js';
 import { LoginGuard } from './routing/login-guard.js';
-import { WRITE_KINDS } from './write-kinds.js';
 
 type Module<P> = { default: ComponentType<P> };
 
@@ -32,7 +31,9 @@ function screen<P extends object>(paths: string[], load: () => Promise<Module<P>
   return Component;
 }
 
-// The shell (with its notifications bell) is not needed by the sign-in screens, so /login does not download it.
+// The shell (with its notifications bell) is not needed by the sign-in screens, so /login does not download it;
+// nor the local layer (Dexie, the outbox) and the write kinds, which only a signed-in user needs.
+const localCode = localCodeLoader(() => import('./write-kinds.js').then((module) => module.WRITE_KINDS));
 const shell = preloadable(() => import('./app-shell.js').then((module) => ({ default: module.AppShell })));
 const Shell = shell.Component;
 const LoginScreen = screen(['/login'], () => import('./auth/login-screen.js'), false);
@@ -67,13 +68,16 @@ const ConnectSlackCallback = screen(
 );
 
 /**
- * Starts downloading the code of the screen at `pathname` (and the shell around it) at once, while the session
- * is being resolved, rather than after it; React.lazy then finds the module loaded.
+ * Starts downloading the code of the screen at `pathname` (and the shell and local layer around it) at once,
+ * while the session is being resolved, rather than after it; React.lazy then finds the module loaded.
  */
 export function preloadScreen(pathname: string): void {
   const match = matchRoutes(screens, pathname)?.at(-1)?.route;
   if (match) void match.load();
-  if (match?.inShell !== false) void shell.preload();
+  if (match?.inShell !== false) {
+    void shell.preload();
+    localCode.load().catch(() => undefined);
+  }
 }
 
 /**
@@ -151,8 +155,8 @@ function MainArea() {
 /** The application of a workspace subdomain (spec/platform.md section 2). */
 export function WorkspaceApp({ domain }: { domain: string }) {
   return (
-    <AuthProvider domain={domain}>
-      <LocalProvider writeKinds={WRITE_KINDS} onSignedIn={prefetchFirstScreen}>
+    <AuthProvider domain={domain} prepareSignedIn={localCode.load}>
+      <LocalProvider code={localCode} onSignedIn={prefetchFirstScreen}>
         <Suspense fallback={<FullPageSpinner />}>
           <Routes>
             <Route path="/register" element={<RegisterScreen />} />

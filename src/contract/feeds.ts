@@ -48,6 +48,3 @@ export type MarkReadBody = z.infer<typeof markReadBody>;
 /** The unread count, in the `unread` header of the list and as the stream's `unread` event. */
 export const unreadCount = z.object({ unread: z.number().int().min(0) }).meta({ id: 'UnreadCount' });
 export type UnreadCount = z.infer<typeof unreadCount>;
-
-/** The stream's events (DESIGN.md 9): `notification` carries a Notification, `unread` an UnreadCount. */
-export const STREAM_EVENTS = { notification: 'notification', unread: 'unread' } as const;

@@ -1,17 +1,63 @@
 import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { OperationInput, Operation } from '../../contract/operation.js';
-import { openLocalDb, type LocalDb } from '../../local/db.js';
-import { mutate as mutateLocal, startOutboxSync, type MutateOptions } from '../../local/outbox.js';
-import { createDexieQueryPersister } from '../../local/query-persister.js';
+import type { LocalDb } from '../../local/db.js';
+import type { MutateOptions } from '../../local/outbox.js';
 import type { ApiClient } from '../api/client.js';
 import { createQueryClient } from '../api/query-client.js';
-import { getStarredQueryOptions } from '../api/shared-queries.js';
 import { useAuth } from '../session/auth-context.js';
+import type * as LocalLayer from './local-layer.js';
 import { outboxSender, PendingWrites, WriteKinds, type AnyWriteKind, type WriteKind } from './writes.js';
 
 /** Stored queries from another build are dropped rather than misread. */
 const CACHE_BUSTER = 'v1';
+
+/** What a signed-in user's local layer needs: its code (with Dexie) and every kind of write the app queues. */
+export interface LocalCode {
+  layer: typeof LocalLayer;
+  writeKinds: readonly AnyWriteKind[];
+}
+
+/** The local layer's code, downloaded once, when first asked for. */
+export interface LocalCodeLoader {
+  load(): Promise<LocalCode>;
+  /** The code, once it is there. */
+  loaded(): LocalCode | null;
+}
+
+/** `writeKinds` loads the app's write kinds (the composition root lists them; they import the features). */
+export function localCodeLoader(writeKinds: () => Promise<readonly AnyWriteKind[]>): LocalCodeLoader {
+  let code: LocalCode | null = null;
+  let loading: Promise<LocalCode> | null = null;
+  const load = (): Promise<LocalCode> =>
+    (loading ??= Promise.all([import('./local-layer.js'), writeKinds()]).then(
+      ([layer, kinds]) => (code = { layer, writeKinds: kinds }),
+      (error: unknown) => {
+        // Offline before the service worker kept it: the next call tries again.
+        loading = null;
+        throw error;
+      },
+    ));
+  return { load, loaded: () => code };
+}
+
+/** The code once it is there, asking for it while `wanted`; a render follows its arrival. */
+function useLocalCode(code: LocalCodeLoader, wanted: boolean): LocalCode | null {
+  const [, arrived] = useState<LocalCode | null>(null);
+  const loaded = code.loaded();
+  useEffect(() => {
+    if (!wanted || loaded) return;
+    let stopped = false;
+    code.load().then(
+      (value) => !stopped && arrived(value),
+      () => undefined,
+    );
+    return () => {
+      stopped = true;
+    };
+  }, [code, wanted, loaded]);
+  return loaded;
+}
 
 interface Local {
   db: LocalDb;
@@ -29,62 +75,68 @@ const LocalContext = createContext<WritePath | null>(null);
 /**
  * Per workspace and user: the Dexie database, TanStack Query written through to it (screens render what was
  * last seen at once, online or not), the pending writes laid over it, and the outbox replaying queued writes when
- * the app is online. `writeKinds` are every kind of write the app queues (the composition root lists them, so a
- * write queued on one screen replays whichever screen is open).
+ * the app is online. `code` brings the database's code and the write kinds once there is a user: the session
+ * waits for it before it shows one (AuthProvider's `prepareSignedIn`), so a signed-in screen starts on the user's
+ * database. Should a user come without it (its download failed), queries go to the network until it is there.
  */
 export function LocalProvider({
-  writeKinds,
+  code,
   onSignedIn,
   children,
 }: {
-  writeKinds: readonly AnyWriteKind[];
+  code: LocalCodeLoader;
   /** Called with the user's query client once there is a token: the first screen's data can start then. */
   onSignedIn?: (client: QueryClient, api: ApiClient) => void;
   children: ReactNode;
 }) {
   const { state, api, domain } = useAuth();
   const handle = state.user?.handle ?? state.username;
-  const db = useMemo(() => (handle ? openLocalDb(domain, handle) : null), [domain, handle]);
-  const kinds = useMemo(() => new WriteKinds(writeKinds), [writeKinds]);
+  const local = useLocalCode(code, Boolean(handle));
+  const db = useMemo(() => (handle && local ? local.layer.openLocalDb(domain, handle) : null), [local, domain, handle]);
+  const kinds = useMemo(() => new WriteKinds(local?.writeKinds ?? []), [local]);
   const pending = useMemo(() => new PendingWrites(kinds), [kinds]);
   const client = useMemo(
     () =>
       createQueryClient({
-        persister: db ? createDexieQueryPersister(db, { buster: CACHE_BUSTER }) : null,
+        persister: db && local ? local.layer.createDexieQueryPersister(db, { buster: CACHE_BUSTER }) : null,
         overlay: (queryKey, data) => pending.overlay(queryKey, data),
       }),
-    [db, pending],
+    [db, local, pending],
   );
 
-  useEffect(() => (db ? pending.follow(db, client) : undefined), [db, pending, client]);
+  useEffect(
+    () => (db && local ? local.layer.followOutbox(db, pending, client) : undefined),
+    [db, local, pending, client],
+  );
 
   // Spec section 4: a token (a sign-in, or the session found at start) is followed by a fetch of the user and of
   // their starred services (the user is the session's; the starred list goes into the cache the screens read).
   const signedIn = Boolean(state.token);
   useEffect(() => {
-    if (!signedIn || !handle) return;
-    void client.prefetchQuery(getStarredQueryOptions(api, handle));
+    if (!signedIn || !handle || !local) return;
+    local.layer.prefetchStarred(client, api, handle);
     onSignedIn?.(client, api);
-  }, [client, api, handle, signedIn, onSignedIn]);
+  }, [client, api, handle, signedIn, local, onSignedIn]);
 
   useEffect(() => {
-    if (!db || !state.token) return;
-    return startOutboxSync(db, outboxSender(api, kinds));
-  }, [db, api, kinds, state.token]);
+    if (!db || !local || !state.token) return;
+    return local.layer.startOutboxSync(db, outboxSender(api, kinds));
+  }, [db, local, api, kinds, state.token]);
 
   const value = useMemo<WritePath>(
     () => ({
       pending,
-      local: db
-        ? {
-            db,
-            mutate: async (options) => {
-              pending.add(await mutateLocal(db, options));
-            },
-          }
-        : null,
+      local:
+        db && local
+          ? {
+              db,
+              mutate: async (options) => {
+                pending.add(await local.layer.mutate(db, options));
+              },
+            }
+          : null,
     }),
-    [db, pending],
+    [db, local, pending],
   );
 
   return (

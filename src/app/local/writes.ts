@@ -7,7 +7,6 @@
  * or refused) the overlay goes and the kind's queries are read again.
  */
 import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { liveQuery } from 'dexie';
 import type { Operation, OperationInput } from '../../contract/operation.js';
 import type { LocalDb, OutboxEntry } from '../../local/db.js';
 import { ApiError, type ApiClient } from '../api/client.js';
@@ -106,8 +105,8 @@ export function outboxSender(api: ApiClient, kinds: WriteKinds): OutboxSend {
 
 /**
  * The pending writes of one local database, laid over the query cache. `overlay` is called on every answer
- * fetched (the query client's persister wraps every fetch with it); `follow` keeps the pending list in step with
- * the outbox (across tabs too) and settles what left it.
+ * fetched (the query client's persister wraps every fetch with it); `update` keeps the pending list in step with
+ * the outbox and settles what left it.
  */
 /** What a write is, before and after it reached the outbox. */
 export type Write = Pick<OutboxEntry, 'kind' | 'input' | 'view'>;
@@ -169,22 +168,17 @@ export class PendingWrites {
       void queryClient.invalidateQueries({ queryKey });
   }
 
-  /** Follows the outbox of `db`: the pending list, its overlay on the cache, and settling; returns the stop. */
-  follow(db: LocalDb, queryClient: QueryClient): () => void {
-    let first = true;
-    const subscription = liveQuery(() => db.outbox.toArray()).subscribe({
-      next: (entries) => {
-        const pending = entries.filter((entry) => entry.status === 'pending').sort((a, b) => a.seq - b.seq);
-        const failed = new Set(entries.filter((entry) => entry.status === 'failed').map((entry) => entry.seq));
-        const left = first ? [] : this.pending.filter((entry) => !pending.some((still) => still.seq === entry.seq));
-        first = false;
-        this.pending = pending;
-        this.applyTo(queryClient);
-        for (const entry of left) this.settle(queryClient, entry, failed.has(entry.seq) ? 'failed' : 'done');
-      },
-      // A failing IndexedDB leaves the optimistic state as it is.
-      error: () => undefined,
-    });
-    return () => subscription.unsubscribe();
+  /**
+   * The outbox's entries as they are now (local-layer.ts follows them, across tabs too): the pending list and its
+   * overlay on the cache follow them, and the writes that left it are settled unless `settleLeft` is false (the
+   * first look, when nothing has left yet).
+   */
+  update(queryClient: QueryClient, entries: readonly OutboxEntry[], settleLeft: boolean): void {
+    const pending = entries.filter((entry) => entry.status === 'pending').sort((a, b) => a.seq - b.seq);
+    const failed = new Set(entries.filter((entry) => entry.status === 'failed').map((entry) => entry.seq));
+    const left = settleLeft ? this.pending.filter((entry) => !pending.some((still) => still.seq === entry.seq)) : [];
+    this.pending = pending;
+    this.applyTo(queryClient);
+    for (const entry of left) this.settle(queryClient, entry, failed.has(entry.seq) ? 'failed' : 'done');
   }
 }

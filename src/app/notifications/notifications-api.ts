@@ -1,5 +1,6 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { STREAM_EVENTS, type Notification } from '../../contract/feeds.js';
+import type { Notification } from '../../contract/feeds.js';
+import { STREAM_EVENTS } from '../../contract/stream-events.js';
 import { notificationOperations } from '../../contract/operations/feeds.js';
 import type { ApiClient } from '../api/client.js';
 import { keys } from '../api/query-keys.js';

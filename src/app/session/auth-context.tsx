@@ -194,13 +194,30 @@ function takeStartRequests(domain: string): StartRequests {
   return taken ?? startRequests(domain);
 }
 
-export function AuthProvider({ domain, children }: { domain: string; children: ReactNode }) {
+/**
+ * The session of workspace `domain`. `prepareSignedIn` loads what the app needs before it shows a user (the local
+ * layer's code, which the sign-in screens do without): a user or a token is set only once it resolved. Should it
+ * fail (offline, not cached yet), the session goes on without it.
+ */
+export function AuthProvider({
+  domain,
+  prepareSignedIn,
+  children,
+}: {
+  domain: string;
+  prepareSignedIn?: () => Promise<unknown>;
+  children: ReactNode;
+}) {
   const [state, dispatch] = useReducer(authReducer, initialAuthState);
   const tokenRef = useRef<string | null>(null);
   tokenRef.current = state.token;
   const refreshing = useRef<Promise<string | null> | null>(null);
 
   const requestToken = useCallback(() => requestSessionToken(domain), [domain]);
+  const prepared = useCallback(
+    () => (prepareSignedIn ? prepareSignedIn().catch(() => undefined) : Promise.resolve()),
+    [prepareSignedIn],
+  );
 
   const api = useMemo(
     () =>
@@ -209,7 +226,8 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
         // Concurrent 401s share one refresh.
         refreshToken: () =>
           (refreshing.current ??= requestToken()
-            .then((token) => {
+            .then(async (token) => {
+              if (token) await prepared();
               tokenRef.current = token;
               dispatch(token ? { type: 'token', token } : { type: 'token-failed', error: false });
               return token;
@@ -218,7 +236,7 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
               refreshing.current = null;
             })),
       }),
-    [requestToken],
+    [requestToken, prepared],
   );
 
   const showUser = useCallback(
@@ -263,9 +281,11 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
       } catch (error) {
         if (cancelled) return;
         const seen = readLastSeen(domain);
-        if (isNetworkError(error) && seen)
+        if (isNetworkError(error) && seen) {
+          if (seen.username) await prepared();
+          if (cancelled) return;
           dispatch({ type: 'offline', workspace: seen.workspace, username: seen.username, user: seen.user });
-        else dispatch({ type: 'workspace-not-found' });
+        } else dispatch({ type: 'workspace-not-found' });
         return;
       }
       if (cancelled) return;
@@ -276,6 +296,8 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
         dispatch({ type: 'token-failed', error: false });
         return;
       }
+      await prepared();
+      if (cancelled) return;
       tokenRef.current = token;
       dispatch({ type: 'token', token });
       const user = await userRequest;
@@ -286,18 +308,21 @@ export function AuthProvider({ domain, children }: { domain: string; children: R
     return () => {
       cancelled = true;
     };
-  }, [domain, showUser]);
+  }, [domain, showUser, prepared]);
 
   const login = useCallback(
     async (email: string, password: string) => {
       const body = { workspace: domain, login: email, password };
+      // The signed-in code downloads while the password is checked.
+      const ready = prepared();
       await api.call(sessionOperations.createSession, { body }, { retryOn401: false });
       const token = await requestToken();
       if (!token) throw new ApiError(401, { message: 'Login/password did not match' });
       const workspace = state.workspace ?? (await api.call(workspaceOperations.getWorkspace));
+      await ready;
       await acceptToken(token, workspace);
     },
-    [api, domain, requestToken, acceptToken, state.workspace],
+    [api, domain, requestToken, acceptToken, prepared, state.workspace],
   );
 
   const logout = useCallback(async () => {

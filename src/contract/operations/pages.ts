@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ClientScope } from '../../domain/scopes.js';
 import { serviceParams } from '../catalogue.js';
 import { defineOperations, type OperationSpec } from '../operation.js';
+import { doorOperationName, type DoorNames, type DoorVerb } from '../page-doors.js';
 import {
   draftContentUpdate,
   draftCreateFields,
@@ -171,31 +172,6 @@ interface SectionDoor {
   contentPage?: string;
   read: ClientScope;
   manage: ClientScope;
-}
-
-/** How a door's operations are named: `listAnnouncements`, `getAnnouncement`, `updateAnnouncementDraft`... */
-type DoorNames<O extends string, M extends string> = {
-  list: `list${M}`;
-  get: `get${O}`;
-  listDrafts: `list${O}Drafts`;
-  createDraft: `create${O}Draft`;
-  getDraft: `get${O}Draft`;
-  updateDraft: `update${O}Draft`;
-  deleteDraft: `delete${O}Draft`;
-  publishDraft: `publish${O}Draft`;
-  unpublishDraft: `unpublish${O}Draft`;
-  getContent: `get${O}Content`;
-  getDraftContent: `get${O}DraftContent`;
-  updateDraftContent: `update${O}DraftContent`;
-  deleteDraftContent: `delete${O}DraftContent`;
-};
-export type DoorVerb = keyof DoorNames<string, string>;
-
-/** A door's name for one of its operations, e.g. ('getDraft', 'Announcement', 'Announcements'). */
-export function doorOperationName(verb: DoorVerb, one: string, many: string): string {
-  if (verb === 'list') return `list${many}`;
-  const [, action, rest] = /^([a-z]+)(.*)$/.exec(verb)!;
-  return `${action}${one}${rest}`;
 }
 
 /** Renames a door's specs by `doorOperationName`. */
@@ -397,14 +373,6 @@ const specsDoor = {
   read: 'beacon.api-docs.read',
   manage: 'beacon.api-docs.manage',
 } as const;
-
-/** What each section's door calls one page and several. */
-export const DOOR_NAMES = {
-  announcements: { one: 'Announcement', many: 'Announcements' },
-  'release-notes': { one: 'ReleaseNote', many: 'ReleaseNotes' },
-  'api-docs': { one: 'ApiDoc', many: 'ApiDocs' },
-  'open-api-specs': { one: 'OpenApiSpec', many: 'OpenApiSpecs' },
-} as const satisfies Record<PageSection, { one: string; many: string }>;
 
 /** Each section's own door onto the same pages (DESIGN.md 10). */
 export const sectionPageOperations = {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { STREAM_EVENTS } from '../../contract/feeds.js';
+import { STREAM_EVENTS } from '../../contract/stream-events.js';
 import { feedOperations, notificationOperations } from '../../contract/operations/feeds.js';
 import type { ServerContext } from '../context.js';
 import { countUnread, listNotificationsSince } from '../db/repositories/events.js';

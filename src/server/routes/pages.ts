@@ -1,13 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Operation } from '../../contract/operation.js';
-import {
-  DOOR_NAMES,
-  doorOperationName,
-  pageOperations,
-  sectionPageOperations,
-  type DoorVerb,
-} from '../../contract/operations/pages.js';
+import { pageOperations, sectionPageOperations } from '../../contract/operations/pages.js';
+import { DOOR_NAMES, doorOperationName, type DoorVerb } from '../../contract/page-doors.js';
 import { PAGE_SECTIONS, type PageSection } from '../../domain/pages.js';
 import type { ServerContext } from '../context.js';
 import { route, routes } from '../operations.js';

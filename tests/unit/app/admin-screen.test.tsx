@@ -7,7 +7,7 @@ import type { User } from '../../../src/contract/accounts.js';
 import AdminScreen from '../../../src/app/admin/admin-screen.js';
 import { LocalProvider } from '../../../src/app/local/local-provider.js';
 import { BreadcrumbBar, BreadcrumbProvider } from '../../../src/app/shell/breadcrumb.js';
-import { WRITE_KINDS } from '../../../src/app/write-kinds.js';
+import { localCode } from './local-code.js';
 import { deleteLocalDb } from '../../../src/local/db.js';
 import { makeUser, renderSignedIn, stubApi, violations, type Answer, type Call } from './app-kit.js';
 
@@ -22,7 +22,7 @@ const admin = makeUser('mia', { role: 'admin' });
 /** Renders /admin/* the way the shell does: the query client, the breadcrumb bar and the snackbars. */
 function renderAdmin(url = '/admin') {
   return renderSignedIn(url, <Route path="/admin/*" element={<AdminScreen />} />, (screens) => (
-    <LocalProvider writeKinds={WRITE_KINDS}>
+    <LocalProvider code={localCode}>
       <BreadcrumbProvider>
         <BreadcrumbBar />
         {screens}

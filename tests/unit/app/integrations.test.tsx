@@ -20,7 +20,7 @@ import { ServiceChannels } from '../../../src/app/services/service-channels.js';
 import { BreadcrumbBar, BreadcrumbProvider } from '../../../src/app/shell/breadcrumb.js';
 import { SnackbarProvider } from '../../../src/app/shell/snackbars.js';
 import ConnectSlackCallback from '../../../src/app/users/connect-slack-callback.js';
-import { WRITE_KINDS } from '../../../src/app/write-kinds.js';
+import { localCode } from './local-code.js';
 import { deleteLocalDb } from '../../../src/local/db.js';
 import { makeService, makeUser, renderSignedIn, stubApi, violations, type Call, type Handler } from './app-kit.js';
 
@@ -35,7 +35,7 @@ const admin = makeUser('mia', { role: 'admin' });
 
 function render(url: string, routes: React.ReactNode) {
   return renderSignedIn(url, routes, (screens) => (
-    <LocalProvider writeKinds={WRITE_KINDS}>
+    <LocalProvider code={localCode}>
       <BreadcrumbProvider>
         <BreadcrumbBar />
         {screens}

@@ -7,7 +7,7 @@ import type { Notification } from '../../../src/contract/feeds.js';
 import { AppShell } from '../../../src/app/app-shell.js';
 import { LocalProvider } from '../../../src/app/local/local-provider.js';
 import { NOTIFICATIONS_POLL_MS } from '../../../src/app/notifications/index.js';
-import { WRITE_KINDS } from '../../../src/app/write-kinds.js';
+import { localCode } from './local-code.js';
 import { deleteLocalDb } from '../../../src/local/db.js';
 import { makeUser, renderSignedIn, stubApi, type Call } from './app-kit.js';
 
@@ -80,7 +80,7 @@ function renderShell(url = '/') {
     <Route element={<AppShell suspended={false} />}>
       <Route path="*" element={<p>Screen</p>} />
     </Route>,
-    (screens) => <LocalProvider writeKinds={WRITE_KINDS}>{screens}</LocalProvider>,
+    (screens) => <LocalProvider code={localCode}>{screens}</LocalProvider>,
   );
 }
 

@@ -5,7 +5,7 @@ import { vi } from 'vitest';
 import type { Service, Team } from '../../../src/contract/catalogue.js';
 import HomeScreen from '../../../src/app/home/home-screen.js';
 import { LocalProvider } from '../../../src/app/local/local-provider.js';
-import { WRITE_KINDS } from '../../../src/app/write-kinds.js';
+import { localCode } from './local-code.js';
 import CreateServiceScreen from '../../../src/app/services/create-service-screen.js';
 import ServiceScreen from '../../../src/app/service-page.js';
 import ServicesScreen from '../../../src/app/services/services-screen.js';
@@ -75,7 +75,7 @@ export function renderApp(url: string, { extra, aside }: { extra?: ReactNode; as
       <Route path="/extra" element={extra ?? null} />
     </>,
     (screens) => (
-      <LocalProvider writeKinds={WRITE_KINDS}>
+      <LocalProvider code={localCode}>
         <BreadcrumbProvider>
           {aside}
           <BreadcrumbBar />

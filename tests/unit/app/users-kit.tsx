@@ -3,7 +3,7 @@ import { Route } from 'react-router-dom';
 import { LocalProvider } from '../../../src/app/local/local-provider.js';
 import ProfileScreen from '../../../src/app/users/profile-screen.js';
 import UsersScreen from '../../../src/app/users/users-screen.js';
-import { WRITE_KINDS } from '../../../src/app/write-kinds.js';
+import { localCode } from './local-code.js';
 import { deleteLocalDb } from '../../../src/local/db.js';
 import { renderSignedIn } from './app-kit.js';
 
@@ -25,6 +25,6 @@ export function renderUsers(url: string) {
       <Route path="/users" element={<UsersScreen />} />
       <Route path="/users/:id/*" element={<ProfileScreen />} />
     </>,
-    (screens) => <LocalProvider writeKinds={WRITE_KINDS}>{screens}</LocalProvider>,
+    (screens) => <LocalProvider code={localCode}>{screens}</LocalProvider>,
   );
 }

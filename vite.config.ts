@@ -9,7 +9,7 @@ import { precompress, trimVendorCss } from './scripts/build-assets.js';
  * The service worker (src/sw/sw.ts) is built by vite-plugin-pwa with the precache manifest injected; it is
  * registered with a prompt, never reloading a page on its own. The vendor CSS and its fonts are trimmed to what
  * the app uses and every asset gets brotli and gzip twins (scripts/build-assets.ts); `npm run build` then checks
- * the bytes a first visit to /login downloads (scripts/bundle-budget.mjs).
+ * the bytes a cold visit to /login receives (scripts/bundle-budget.ts).
  */
 /** Lazy chunks not precached, by the name rollup gives them (their module's file name). */
 const LAZY_CHUNKS = ['swagger-view', 'codemirror-editor'];
@@ -22,7 +22,7 @@ export default defineConfig({
     outDir: '../../dist/app',
     emptyOutDir: true,
     sourcemap: false,
-    // The manifest lets scripts/bundle-budget.mjs find what a route loads.
+    // The manifest lets scripts/login-visit.ts find what /login loads.
     manifest: true,
     chunkSizeWarningLimit: 900,
   },

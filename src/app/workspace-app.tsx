@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { matchRoutes, Navigate, Route, Routes } from 'react-router-dom';
 import type { ApiClient } from './api/client.js';
+import LoginScreen from './auth/login-screen.js';
 import { AuthProvider, useAuth } from './session/auth-context.js';
 import { FullPageSpinner, NotFound, Spinner } from './components/status-screens.js';
 import { LocalProvider, localCodeLoader } from './local/local-provider.js';
@@ -23,7 +24,11 @@ function preloadable<P extends object>(load: () => Promise<Module<P>>) {
 }
 
 /** Every screen's paths (those of the routes below) and code, for preloadScreen. */
-const screens: Array<{ path: string; load: () => Promise<unknown>; inShell: boolean }> = [];
+const screens: Array<{ path: string; load: () => Promise<unknown>; inShell: boolean }> = [
+  // The first screen of every signed-out visit is part of the entry: as a chunk of its own it cost a round trip
+  // more, and nine small responses whose headers weighed most of its code. Nothing to load, outside the shell.
+  { path: '/login', load: () => Promise.resolve(), inShell: false },
+];
 
 function screen<P extends object>(paths: string[], load: () => Promise<Module<P>>, inShell = true) {
   const { Component, preload } = preloadable(load);
@@ -36,7 +41,6 @@ function screen<P extends object>(paths: string[], load: () => Promise<Module<P>
 const localCode = localCodeLoader(() => import('./write-kinds.js').then((module) => module.WRITE_KINDS));
 const shell = preloadable(() => import('./app-shell.js').then((module) => ({ default: module.AppShell })));
 const Shell = shell.Component;
-const LoginScreen = screen(['/login'], () => import('./auth/login-screen.js'), false);
 const RegisterScreen = screen(['/register'], () => import('./auth/register-screen.js'), false);
 const ForgotPasswordScreen = screen(['/forgot-password'], () => import('./auth/forgot-password-screen.js'), false);
 const ResetPasswordScreen = screen(['/reset-password'], () => import('./auth/reset-password-screen.js'), false);

@@ -37,7 +37,7 @@ import { layoutGraphOffThread } from './graph-layout-client.js';
 /**
  * cytoscape, fetched as the screen opens. A dynamic import makes it a chunk that exports its
  * default, byte for byte the chunk the layout worker loads for fcose: one file, precached once (the build checks:
- * scripts/bundle-budget.mjs).
+ * scripts/bundle-budget.ts).
  */
 let cytoscapeLoaded: Promise<typeof cytoscape> | undefined;
 function loadCytoscape() {

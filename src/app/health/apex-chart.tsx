@@ -13,7 +13,7 @@ function canDrawCharts(): boolean {
 
 /**
  * An ApexCharts chart, the library fetched on first use (a dynamic import, so it stays out of the first
- * download: scripts/bundle-budget.mjs). The element is an image named by `label`; pass memoised `options`, each
+ * download: scripts/bundle-budget.ts). The element is an image named by `label`; pass memoised `options`, each
  * new object draws the chart again.
  */
 export function ApexChart({ options, label, height }: { options: ApexOptions; label: string; height: number }) {

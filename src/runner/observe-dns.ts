@@ -12,7 +12,7 @@ import { randomInt } from 'node:crypto';
 import dnsPacket, { type Answer, type DecodedPacket, type Packet } from 'dns-packet';
 import type { DnsRecordType, Observation, ProbeSpec } from '../domain/check-kinds.js';
 import { isDnsName } from '../domain/check-targets.js';
-import { startDeadline, stopwatch, type ObserveOptions } from './observe-support.js';
+import { abortable, startDeadline, stopwatch, type ObserveOptions } from './observe-support.js';
 
 /** A resolver to ask: an address and port. */
 export interface Resolver {
@@ -64,7 +64,8 @@ export async function observeDns(spec: ProbeSpec, options: ObserveOptions): Prom
     for (const [index, resolver] of resolvers.entries()) {
       const share = deadline.remaining() / (resolvers.length - index);
       if (share <= 0) break;
-      const response = await ask(resolver, name, record, share).catch(() => null);
+      // Bounded by the probe's deadline too, whatever a socket does.
+      const response = await abortable(ask(resolver, name, record, share), deadline.signal).catch(() => null);
       if (!response) continue;
       return {
         connected: true,
@@ -134,10 +135,15 @@ function askUdp(resolver: Resolver, query: Packet, ms: number): Promise<Buffer> 
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      socket.removeAllListeners('message');
-      socket.close();
+      // Settled first: closing a socket that failed to connect may throw, and must not leave the probe hanging.
       if (error) reject(error);
       else resolve(message!);
+      socket.removeAllListeners('message');
+      try {
+        socket.close();
+      } catch {
+        // already closed
+      }
     };
     socket.on('error', (error) => done(error));
     // A connected socket only hears its resolver, and learns of a closed port (ECONNREFUSED) at once.

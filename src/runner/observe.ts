@@ -7,7 +7,7 @@ import type { Observation, ProbeSpec } from '../domain/check-kinds.js';
 import { observeDns } from './observe-dns.js';
 import { observeDomain } from './observe-domain.js';
 import { observeHttp } from './observe-http.js';
-import { stopwatch, type ObserveOptions } from './observe-support.js';
+import { abortable, clampTimeout, stopwatch, type ObserveOptions } from './observe-support.js';
 import { observeTcp } from './observe-tcp.js';
 import { observeTls } from './observe-tls.js';
 
@@ -19,35 +19,47 @@ export type { ObserveOptions } from './observe-support.js';
  */
 export async function observe(spec: ProbeSpec, options: ObserveOptions): Promise<Observation> {
   const elapsed = stopwatch();
+  // Each kind ends by its own deadline; this bound (a second past it) only keeps a bug from stalling the check,
+  // which never runs again while a run of it is in flight.
+  const seconds = clampTimeout(spec.timeoutSeconds);
+  const hardStop = new AbortController();
+  const timer = setTimeout(() => hardStop.abort(new Error('probe stalled')), (seconds + 1) * 1000);
   try {
-    switch (spec.kind) {
-      case 'http':
-        return await observeHttp(spec, options);
-      case 'tcp':
-        return await observeTcp(spec, options);
-      case 'tls':
-        return await observeTls(spec, options);
-      case 'dns':
-        return await observeDns(spec, options);
-      case 'domain':
-        return await observeDomain(spec, options);
-      default:
-        return {
-          connected: false,
-          latency_ms: elapsed(),
-          error: {
-            class: 'protocol',
-            message: `Checks of kind ${String((spec as { kind: unknown }).kind)} are not probed`,
-          },
-        };
-    }
+    return await abortable(observeKind(spec, options, elapsed), hardStop.signal);
   } catch (error) {
-    // Each kind catches its own failures; this only keeps a bug from failing the runner.
     const message = error instanceof Error ? error.message : String(error);
     return {
       connected: false,
       latency_ms: elapsed(),
-      error: { class: 'protocol', message: message || 'The probe failed' },
+      error: hardStop.signal.aborted
+        ? { class: 'timeout', message: `Timed out after ${seconds} s` }
+        : { class: 'protocol', message: message || 'The probe failed' },
     };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function observeKind(spec: ProbeSpec, options: ObserveOptions, elapsed: () => number): Promise<Observation> {
+  switch (spec.kind) {
+    case 'http':
+      return observeHttp(spec, options);
+    case 'tcp':
+      return observeTcp(spec, options);
+    case 'tls':
+      return observeTls(spec, options);
+    case 'dns':
+      return observeDns(spec, options);
+    case 'domain':
+      return observeDomain(spec, options);
+    default:
+      return {
+        connected: false,
+        latency_ms: elapsed(),
+        error: {
+          class: 'protocol',
+          message: `Checks of kind ${String((spec as { kind: unknown }).kind)} are not probed`,
+        },
+      };
   }
 }

@@ -3,8 +3,9 @@
  * their work is not counted as the runner's: an HTTP server answering a small JSON body with a version header, a
  * TLS server (a certificate made with openssl, EC P-256 by default, `BENCH_TLS_KEY=rsa` for RSA-2048) on its own
  * port, a TCP server that greets like SMTP and keeps the connection open, and a UDP DNS server answering every
- * A query with 127.0.0.1. Started with BEACON_BENCH_TARGETS=1 and an IPC channel: it sends its ports once listening, answers `cpu` with its
- * own CPU time, and on `pings` pings heartbeat URLs of the bench's server once per period each (BENCH_PINGS=1).
+ * A query with 127.0.0.1. Started with BEACON_BENCH_TARGETS=1 and an IPC channel: it sends its ports once
+ * listening, answers `cpu` with its own CPU time, and on `pings` pings heartbeat URLs of the bench's server once
+ * per period each (BENCH_PINGS=1).
  */
 import { execFileSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -123,14 +124,13 @@ async function start(): Promise<TargetPorts> {
 function startPings(port: number, host: string, tokens: string[], periodSeconds: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: 20 });
   const counts = { sent: 0, failed: 0 };
-  const tickMs = 100;
-  const perTick = tokens.length / ((periodSeconds * 1000) / tickMs);
+  // Paced by the clock, not by counting ticks: a loaded machine stretches the interval.
+  const since = Date.now();
   let next = 0;
-  let owed = 0;
   const timer = setInterval(() => {
-    owed += perTick;
-    for (; owed >= 1; owed--) {
-      const token = tokens[next++ % tokens.length]!;
+    const due = Math.floor((tokens.length * (Date.now() - since)) / (periodSeconds * 1000));
+    for (; next < due; next++) {
+      const token = tokens[next % tokens.length]!;
       const ping = request(
         { host: '127.0.0.1', port, path: `/api/heartbeats/${token}`, method: 'GET', headers: { host }, agent },
         (response) => {
@@ -142,7 +142,7 @@ function startPings(port: number, host: string, tokens: string[], periodSeconds:
       ping.on('error', () => counts.failed++);
       ping.end();
     }
-  }, tickMs);
+  }, 100);
   return {
     stop() {
       clearInterval(timer);

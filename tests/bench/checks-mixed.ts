@@ -14,6 +14,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { connect as tlsConnect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
@@ -33,12 +35,21 @@ import { startSharedRunner } from '../../src/server/jobs/shared-runner.js';
 import { randomToken, sha256 } from '../../src/server/services/secrets.js';
 import { freshDatabase, type TestEngine } from '../support/database.js';
 import type { TargetMessage, TargetPorts, TargetRequest } from './check-targets.js';
-import { DOMAIN, enginesToRun, insertInBatches, positiveNumber, registerAndLogIn } from './harness.js';
+import {
+  DOMAIN,
+  enginesToRun,
+  insertInBatches,
+  positiveNumber,
+  printProfile,
+  registerAndLogIn,
+  type ProfileNode,
+} from './harness.js';
 
 const CHECKS = positiveNumber(process.env.BENCH_CHECKS, 10_000, 'BENCH_CHECKS');
 const SECONDS = positiveNumber(process.env.BENCH_CHECK_SECONDS, 120, 'BENCH_CHECK_SECONDS');
 const FREQUENCY = positiveNumber(process.env.BENCH_FREQUENCY, 15, 'BENCH_FREQUENCY');
 const PINGS = process.env.BENCH_PINGS === '1';
+const CPU_PROFILE = process.env.BENCH_CPU_PROFILE === '1';
 const TLS_SECONDS = positiveNumber(process.env.BENCH_TLS_SECONDS, 10, 'BENCH_TLS_SECONDS');
 const TLS_CONCURRENCY = positiveNumber(process.env.BENCH_TLS_CONCURRENCY, 20, 'BENCH_TLS_CONCURRENCY');
 const EVALUATIONS = positiveNumber(process.env.BENCH_EVALUATIONS, 20_000, 'BENCH_EVALUATIONS');
@@ -101,7 +112,57 @@ const gc = (() => {
   return runInNewContext('gc') as () => void;
 })();
 
+/** RssAnon of /proc/self/status in bytes; NaN where there is none. */
+function anonymousRss(): number {
+  try {
+    const match = /^RssAnon:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return match ? Number(match[1]) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
 const loadAverage = () => os.loadavg().map((load) => load.toFixed(2));
+
+/** BENCH_CPU_PROFILE=1: a CPU profile of the process's main thread over `work`, by function and by module. */
+async function profiled<T>(label: string, work: () => Promise<T>): Promise<T> {
+  if (!CPU_PROFILE) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    printProfile(label, profile);
+    printModules(label, profile);
+  }
+}
+
+/** Self time by module: a file of src/, a package, Node's own code, or V8's (GC, idle, program). */
+function printModules(label: string, profile: { nodes: ProfileNode[] }): void {
+  const byModule = new Map<string, number>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    total += hits;
+    const { url, functionName } = node.callFrame;
+    const module = !url
+      ? functionName || '(anonymous)'
+      : url.includes('/node_modules/')
+        ? url.replace(/^.*\/node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1')
+        : url.startsWith('node:')
+          ? 'node:' + url.slice(5).split('/')[0]
+          : url.replace(/^file:\/\/.*?\/(src|tests)\//, '$1/');
+    byModule.set(module, (byModule.get(module) ?? 0) + hits);
+  }
+  const top = [...byModule.entries()].sort(([, a], [, b]) => b - a).slice(0, 20);
+  console.log(`  profile of ${label} (self time by module, top 20):`);
+  for (const [module, hits] of top) console.log(`    ${((hits / total) * 100).toFixed(1).padStart(5)} %  ${module}`);
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The targets' process
@@ -109,10 +170,7 @@ const loadAverage = () => os.loadavg().map((load) => load.toFixed(2));
 interface Targets {
   ports: TargetPorts;
   child: ChildProcess;
-  ask<T extends TargetMessage['type']>(
-    request: TargetRequest,
-    answer: T,
-  ): Promise<Extract<TargetMessage, { type: T }>>;
+  ask<T extends TargetMessage['type']>(request: TargetRequest, answer: T): Promise<Extract<TargetMessage, { type: T }>>;
   /** The targets' CPU time so far, µs. */
   cpu(): Promise<number>;
 }
@@ -254,6 +312,10 @@ interface RunnerFigures {
   targetsCpuPercent: number;
   rssBeforeMb: number;
   rssPeakMb: number;
+  /** Anonymous RSS (Linux): RSS without file pages, such as SQLite's memory-mapped database. */
+  anonBeforeMb: number;
+  anonPeakMb: number;
+  anonPerCheckKb: number;
   /** Peak RSS over the RSS before the runner started, per check. */
   rssPerCheckKb: number;
   /** Heap kept (after a full GC) while the runner holds every check, over the heap before it, per check. */
@@ -303,6 +365,7 @@ async function measureRunner(
 ): Promise<RunnerFigures> {
   gc();
   const before = process.memoryUsage();
+  const anonBefore = anonymousRss();
   let measuring = false;
   let started = 0;
   const lags: number[] = [];
@@ -332,11 +395,15 @@ async function measureRunner(
   const targetsBefore = await targets.cpu();
   const since = Date.now();
   let rss = process.memoryUsage().rss;
+  let anon = anonymousRss();
   console.log(`  measuring for ${SECONDS} s (load average ${loadAtStart.join(' ')})...`);
-  while (Date.now() - since < SECONDS * 1000) {
-    await sleep(1000);
-    rss = Math.max(rss, process.memoryUsage().rss);
-  }
+  await profiled('the shared runner', async () => {
+    while (Date.now() - since < SECONDS * 1000) {
+      await sleep(1000);
+      rss = Math.max(rss, process.memoryUsage().rss);
+      anon = Math.max(anon, anonymousRss());
+    }
+  });
   measuring = false;
   const end = Date.now();
   const elapsed = (end - since) / 1000;
@@ -345,7 +412,7 @@ async function measureRunner(
   const loadAtEnd = loadAverage();
   gc();
   const heldHeap = process.memoryUsage().heapUsed;
-  const pings = pingTarget ? (await targets.ask({ type: 'stop-pings' }, 'pings')) : undefined;
+  const pings = pingTarget ? await targets.ask({ type: 'stop-pings' }, 'pings') : undefined;
   await runner.stop();
   const { totals, errors } = await resultsByKind(ctx, since, end);
 
@@ -375,14 +442,16 @@ async function measureRunner(
   return {
     kinds,
     runsPerSecond: started / elapsed,
-    expectedRunsPerSecond:
-      (CHECKS - heartbeats) / FREQUENCY + heartbeats / Math.min(FREQUENCY, HEARTBEAT_LOOK_SECONDS),
+    expectedRunsPerSecond: (CHECKS - heartbeats) / FREQUENCY + heartbeats / Math.min(FREQUENCY, HEARTBEAT_LOOK_SECONDS),
     lag: { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) ?? NaN },
     cpuPercent: ((cpu.user + cpu.system) / 1000 / (elapsed * 1000)) * 100,
     targetsCpuPercent: (targetsCpu / 1000 / (elapsed * 1000)) * 100,
     rssBeforeMb: before.rss / 1024 / 1024,
     rssPeakMb: rss / 1024 / 1024,
     rssPerCheckKb: (rss - before.rss) / 1024 / CHECKS,
+    anonBeforeMb: anonBefore / 1024 / 1024,
+    anonPeakMb: anon / 1024 / 1024,
+    anonPerCheckKb: (anon - anonBefore) / 1024 / CHECKS,
     heapPerCheckKb: (heldHeap - before.heapUsed) / 1024 / CHECKS,
     loadAtStart,
     loadAtEnd,
@@ -502,7 +571,32 @@ interface EvaluationFigures {
   p99: number;
   max: number;
   mean: number;
+  /** The process's CPU time around each call (getrusage, µs resolution): what preemption by others does not add. */
+  cpuP50: number;
+  cpuP99: number;
+  cpuMean: number;
   failing: number;
+}
+
+/**
+ * What compiling a check's assertions costs (the runner does it once per check version and keeps the result):
+ * heap kept per check after a full GC, and time per check, over COMPILED copies of each kind's assertions.
+ */
+function measureCompiling() {
+  const COMPILED = 2000;
+  const kept: unknown[] = [];
+  return PROBED.map((kind) => {
+    const list = typedAssertions(kind);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const started = process.hrtime.bigint();
+    const copies = Array.from({ length: COMPILED }, () => compileAssertions(structuredClone(list)));
+    const micros = Number(process.hrtime.bigint() - started) / 1000 / COMPILED;
+    gc();
+    const heapKb = (process.memoryUsage().heapUsed - before) / 1024 / COMPILED;
+    kept.push(copies);
+    return { kind, heapKb, micros };
+  });
 }
 
 /** Real observations of each probing kind (from the targets), then evaluate() timed on each, in the mix. */
@@ -530,25 +624,30 @@ async function measureEvaluation(targets: Targets) {
   const order = MIX.filter((kind): kind is ProbedKind => kind !== 'heartbeat');
   const previous: Partial<Record<ProbedKind, Record<string, string | null>>> = {};
   const times: Record<ProbedKind, number[]> = { http: [], tls: [], tcp: [], dns: [] };
+  const cpuTimes: Record<ProbedKind, number[]> = { http: [], tls: [], tcp: [], dns: [] };
   const failing: Record<ProbedKind, number> = { http: 0, tls: 0, tcp: 0, dns: 0 };
   const warmUp = Math.min(2000, EVALUATIONS);
   for (let i = 0; i < warmUp + EVALUATIONS; i++) {
     const kind = order[i % order.length]!;
     const observation = observations[kind][i % SAMPLES]!;
     const last = previous[kind];
+    const cpuBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     const results = await evaluate(compiled[kind], observation, {
       importance: 'warning',
       ...(last ? { previous: last } : {}),
     });
     const micros = Number(process.hrtime.bigint() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
     previous[kind] = changedValues(results, last);
     if (i < warmUp) continue;
     times[kind].push(micros);
+    cpuTimes[kind].push(cpu.user + cpu.system);
     if (results.some((result) => !result.pass)) failing[kind]++;
   }
-  const figures = (kind: ProbedKind | 'all', list: number[], failed: number): EvaluationFigures => {
+  const figures = (kind: ProbedKind | 'all', list: number[], cpuList: number[], failed: number): EvaluationFigures => {
     const sorted = [...list].sort((a, b) => a - b);
+    const cpuSorted = [...cpuList].sort((a, b) => a - b);
     return {
       kind,
       results: list.length,
@@ -557,21 +656,25 @@ async function measureEvaluation(targets: Targets) {
       p99: percentile(sorted, 99),
       max: sorted.at(-1) ?? NaN,
       mean: list.reduce((sum, value) => sum + value, 0) / Math.max(1, list.length),
+      cpuP50: percentile(cpuSorted, 50),
+      cpuP99: percentile(cpuSorted, 99),
+      cpuMean: cpuList.reduce((sum, value) => sum + value, 0) / Math.max(1, cpuList.length),
       failing: failed,
     };
   };
-  const rows = PROBED.map((kind) => figures(kind, times[kind], failing[kind]));
+  const rows = PROBED.map((kind) => figures(kind, times[kind], cpuTimes[kind], failing[kind]));
   rows.push(
     figures(
       'all',
       PROBED.flatMap((kind) => times[kind]),
+      PROBED.flatMap((kind) => cpuTimes[kind]),
       PROBED.reduce((sum, kind) => sum + failing[kind], 0),
     ),
   );
   const failedObservations = PROBED.flatMap((kind) =>
     observations[kind].filter((o) => o.error).map((o) => `${kind}: ${o.error!.class} ${o.error!.message}`),
   );
-  return { rows, failedObservations, load: loadAverage() };
+  return { rows, failedObservations, compiling: measureCompiling(), load: loadAverage() };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -593,9 +696,9 @@ export async function mixedProfile(): Promise<void> {
       `\nShared runner, mixed profile: ${CHECKS} checks every ${FREQUENCY} s (60 % http with 4 assertions, 15 % tls, 10 % tcp, 10 % dns, 5 % heartbeat, ${heartbeatNote}), ${SECONDS} s measured on ${os.cpus().length} cores (targets: lag p99 < ${TARGET_LAG_P99_MS} ms, CPU < ${TARGET_CPU} % of one core, every probing kind's results >= ${TARGET_RATE_SHARE * 100} % of its rate, none failed)`,
     );
     console.log(
-      '| engine | runs started/s (expected) | lag p50 ms | lag p99 ms | lag max ms | CPU % of a core | targets CPU % | RSS before MB | peak RSS MB | RSS KB/check | heap KB/check | load avg 1/5/15 (start; end) | verdict |',
+      '| engine | runs started/s (expected) | lag p50 ms | lag p99 ms | lag max ms | CPU % of a core | targets CPU % | RSS before MB | peak RSS MB | RSS KB/check | anon RSS before/peak MB | anon RSS KB/check | heap KB/check | load avg 1/5/15 (start; end) | verdict |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const { engine, runner } of results) {
       const misses: string[] = [];
       if (!(runner.lag.p99 < TARGET_LAG_P99_MS)) misses.push('lag');
@@ -606,7 +709,7 @@ export async function mixedProfile(): Promise<void> {
         if (kind.failed > 0) misses.push(`${kind.kind} failed`);
       }
       console.log(
-        `| ${engine} | ${fixed(runner.runsPerSecond)} (${fixed(runner.expectedRunsPerSecond)}) | ${fixed(runner.lag.p50)} | ${fixed(runner.lag.p99)} | ${fixed(runner.lag.max)} | ${fixed(runner.cpuPercent)} | ${fixed(runner.targetsCpuPercent)} | ${fixed(runner.rssBeforeMb)} | ${fixed(runner.rssPeakMb)} | ${fixed(runner.rssPerCheckKb, 2)} | ${fixed(runner.heapPerCheckKb, 2)} | ${runner.loadAtStart.join(' ')}; ${runner.loadAtEnd.join(' ')} | ${misses.length === 0 ? 'PASS' : `FAIL (${misses.join(', ')})`} |`,
+        `| ${engine} | ${fixed(runner.runsPerSecond)} (${fixed(runner.expectedRunsPerSecond)}) | ${fixed(runner.lag.p50)} | ${fixed(runner.lag.p99)} | ${fixed(runner.lag.max)} | ${fixed(runner.cpuPercent)} | ${fixed(runner.targetsCpuPercent)} | ${fixed(runner.rssBeforeMb)} | ${fixed(runner.rssPeakMb)} | ${fixed(runner.rssPerCheckKb, 2)} | ${fixed(runner.anonBeforeMb)}/${fixed(runner.anonPeakMb)} | ${fixed(runner.anonPerCheckKb, 2)} | ${fixed(runner.heapPerCheckKb, 2)} | ${runner.loadAtStart.join(' ')}; ${runner.loadAtEnd.join(' ')} | ${misses.length === 0 ? 'PASS' : `FAIL (${misses.join(', ')})`} |`,
       );
     }
     console.log('\nResults by kind during the measured window');
@@ -619,14 +722,17 @@ export async function mixedProfile(): Promise<void> {
           `| ${engine} | ${kind.kind} | ${kind.checks} | ${fixed(kind.resultsPerSecond, 1)} | ${fixed(kind.expectedPerSecond, 1)} | ${kind.failed} | ${errors || '-'} |`,
         );
       }
-      if (runner.pings) console.log(`| ${engine} | (pings sent) | | | | ${runner.pings.failed} | ${runner.pings.sent} answered 200 |`);
+      if (runner.pings)
+        console.log(`| ${engine} | (pings sent) | | | | ${runner.pings.failed} | ${runner.pings.sent} answered 200 |`);
     }
 
     const { bare, probe } = handshakes;
     console.log(
       `\nTLS handshakes against the targets' TLS server (${process.env.BENCH_TLS_KEY === 'rsa' ? 'RSA-2048' : 'EC P-256'} certificate, TLS 1.3, no resumption), ${TLS_CONCURRENCY} at a time, ${TLS_SECONDS} s each; per core = handshakes per second of this process's CPU; load average ${handshakes.load.join(' ')}`,
     );
-    console.log('| loop | handshakes/s | errors | CPU % of a core | handshakes/s per core | targets CPU % | share of bare |');
+    console.log(
+      '| loop | handshakes/s | errors | CPU % of a core | handshakes/s per core | targets CPU % | share of bare |',
+    );
     console.log('|---|---|---|---|---|---|---|');
     for (const [name, row] of [
       ['bare tls.connect', bare],
@@ -640,13 +746,20 @@ export async function mixedProfile(): Promise<void> {
     console.log(
       `\nAssertion evaluation (evaluate() on real observations, ${EVALUATIONS} results in the mix's shares after a warm-up, one at a time, the process otherwise idle; target p99 < ${TARGET_EVALUATION_P99_US} µs); load average ${evaluation.load.join(' ')}`,
     );
-    console.log('| kind | assertions | results | p50 µs | p99 µs | max µs | mean µs | results failing | verdict |');
-    console.log('|---|---|---|---|---|---|---|---|---|');
+    console.log(
+      '| kind | assertions | results | p50 µs | p99 µs | max µs | mean µs | CPU p50 µs | CPU p99 µs | CPU mean µs | results failing | verdict (p99) |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const row of evaluation.rows) {
       console.log(
-        `| ${row.kind} | ${fixed(row.assertions)} | ${row.results} | ${fixed(row.p50, 1)} | ${fixed(row.p99, 1)} | ${fixed(row.max)} | ${fixed(row.mean, 1)} | ${row.failing} | ${row.p99 < TARGET_EVALUATION_P99_US ? 'ok' : 'FAIL'} |`,
+        `| ${row.kind} | ${fixed(row.assertions)} | ${row.results} | ${fixed(row.p50, 1)} | ${fixed(row.p99, 1)} | ${fixed(row.max)} | ${fixed(row.mean, 1)} | ${fixed(row.cpuP50)} | ${fixed(row.cpuP99)} | ${fixed(row.cpuMean, 1)} | ${row.failing} | ${row.p99 < TARGET_EVALUATION_P99_US ? 'ok' : 'FAIL'} |`,
       );
     }
+    console.log(
+      `\nCompiled assertions kept per check (the runner keeps one per check version): ${evaluation.compiling
+        .map((row) => `${row.kind} ${fixed(row.heapKb, 1)} KB heap, ${fixed(row.micros)} µs to compile`)
+        .join('; ')}`,
+    );
     if (evaluation.failedObservations.length > 0)
       console.log(`Observations with an error: ${evaluation.failedObservations.slice(0, 5).join('; ')}`);
   } finally {

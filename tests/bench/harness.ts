@@ -259,13 +259,13 @@ async function profiled<T>(label: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
 }
 
-function printProfile(label: string, profile: { nodes: ProfileNode[] }): void {
+export function printProfile(label: string, profile: { nodes: ProfileNode[] }): void {
   const byFunction = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {

@@ -15,7 +15,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { connect as tlsConnect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
@@ -40,8 +39,9 @@ import {
   enginesToRun,
   insertInBatches,
   positiveNumber,
-  printProfile,
+  profiled,
   registerAndLogIn,
+  seedTeamAndServices,
   type ProfileNode,
 } from './harness.js';
 
@@ -124,24 +124,6 @@ function anonymousRss(): number {
 
 const loadAverage = () => os.loadavg().map((load) => load.toFixed(2));
 
-/** BENCH_CPU_PROFILE=1: a CPU profile of the process's main thread over `work`, by function and by module. */
-async function profiled<T>(label: string, work: () => Promise<T>): Promise<T> {
-  if (!CPU_PROFILE) return work();
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 500 });
-  await session.post('Profiler.start');
-  try {
-    return await work();
-  } finally {
-    const { profile } = await session.post('Profiler.stop');
-    session.disconnect();
-    printProfile(label, profile);
-    printModules(label, profile);
-  }
-}
-
 /** Self time by module: a file of src/, a package, Node's own code, or V8's (GC, idle, program). */
 function printModules(label: string, profile: { nodes: ProfileNode[] }): void {
   const byModule = new Map<string, number>();
@@ -208,25 +190,7 @@ async function startTargets(): Promise<Targets> {
 /** The heartbeats' secrets, for the targets to ping with (BENCH_PINGS=1). */
 async function seedChecks(ctx: ServerContext, workspaceId: string, ports: TargetPorts): Promise<string[]> {
   const now = new Date().toISOString();
-  const team = { id: randomUUID(), workspace_id: workspaceId, handle: 'ops', name: 'Ops', description: null };
-  await insertInBatches(ctx, 'teams', [{ ...team, icon_asset_id: null, parent_id: null, created_at: now }]);
-  const services = Array.from({ length: SERVICES }, (_, i) => ({
-    id: randomUUID(),
-    workspace_id: workspaceId,
-    handle: `svc-${i}`,
-    name: `Service ${i}`,
-    description: null,
-    owner_team_id: team.id,
-    visibility: 'workspace',
-    stage: 'live',
-    health: 'good',
-    icon_asset_id: null,
-    links: '[]',
-    starred_count: 0,
-    created_at: now,
-    updated_at: now,
-  }));
-  await insertInBatches(ctx, 'services', services);
+  const services = await seedTeamAndServices(ctx, workspaceId, SERVICES, now);
   const assertions = Object.fromEntries(PROBED.map((kind) => [kind, JSON.stringify(typedAssertions(kind))]));
   const tokens: string[] = [];
   const checks = Array.from({ length: CHECKS }, (_, i) => {
@@ -397,13 +361,18 @@ async function measureRunner(
   let rss = process.memoryUsage().rss;
   let anon = anonymousRss();
   console.log(`  measuring for ${SECONDS} s (load average ${loadAtStart.join(' ')})...`);
-  await profiled('the shared runner', async () => {
-    while (Date.now() - since < SECONDS * 1000) {
-      await sleep(1000);
-      rss = Math.max(rss, process.memoryUsage().rss);
-      anon = Math.max(anon, anonymousRss());
-    }
-  });
+  await profiled(
+    'the shared runner',
+    async () => {
+      while (Date.now() - since < SECONDS * 1000) {
+        await sleep(1000);
+        rss = Math.max(rss, process.memoryUsage().rss);
+        anon = Math.max(anon, anonymousRss());
+      }
+    },
+    // BENCH_CPU_PROFILE=1: the main thread over the window, by function and by module.
+    { enabled: CPU_PROFILE, intervalUs: 500, also: printModules },
+  );
   measuring = false;
   const end = Date.now();
   const elapsed = (end - since) / 1000;

@@ -28,7 +28,14 @@ import { startSharedRunner } from '../../src/server/jobs/shared-runner.js';
 import { AGGREGATE_RETENTION_DAYS } from '../../src/domain/check-aggregates.js';
 import { closeSharedAgents } from '../../src/runner/probe.js';
 import { freshDatabase, type TestEngine } from '../support/database.js';
-import { DOMAIN, enginesToRun, insertInBatches, positiveNumber, registerAndLogIn } from './harness.js';
+import {
+  DOMAIN,
+  enginesToRun,
+  insertInBatches,
+  positiveNumber,
+  registerAndLogIn,
+  seedTeamAndServices,
+} from './harness.js';
 
 const CHECKS = positiveNumber(process.env.BENCH_CHECKS, 10_000, 'BENCH_CHECKS');
 const SECONDS = positiveNumber(process.env.BENCH_CHECK_SECONDS, 120, 'BENCH_CHECK_SECONDS');
@@ -60,25 +67,7 @@ async function startTarget(): Promise<{ port: number; child: ChildProcess }> {
 
 async function seedChecks(ctx: ServerContext, workspaceId: string, targetPort: number): Promise<void> {
   const now = new Date().toISOString();
-  const team = { id: randomUUID(), workspace_id: workspaceId, handle: 'ops', name: 'Ops', description: null };
-  await insertInBatches(ctx, 'teams', [{ ...team, icon_asset_id: null, parent_id: null, created_at: now }]);
-  const services = Array.from({ length: SERVICES }, (_, i) => ({
-    id: randomUUID(),
-    workspace_id: workspaceId,
-    handle: `svc-${i}`,
-    name: `Service ${i}`,
-    description: null,
-    owner_team_id: team.id,
-    visibility: 'workspace',
-    stage: 'live',
-    health: 'good',
-    icon_asset_id: null,
-    links: '[]',
-    starred_count: 0,
-    created_at: now,
-    updated_at: now,
-  }));
-  await insertInBatches(ctx, 'services', services);
+  const services = await seedTeamAndServices(ctx, workspaceId, SERVICES, now);
   const checks = Array.from({ length: CHECKS }, (_, i) => ({
     id: randomUUID(),
     workspace_id: workspaceId,

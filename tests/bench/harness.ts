@@ -87,6 +87,30 @@ function portOf(app: FastifyInstance): number {
 }
 
 /** Inserts rows in batches that stay under SQLite's and PostgreSQL's bound-parameter limits. */
+/** A team `ops` and `count` live services it owns, inserted directly; the services, in order. */
+export async function seedTeamAndServices(ctx: ServerContext, workspaceId: string, count: number, now: string) {
+  const team = { id: randomUUID(), workspace_id: workspaceId, handle: 'ops', name: 'Ops', description: null };
+  await insertInBatches(ctx, 'teams', [{ ...team, icon_asset_id: null, parent_id: null, created_at: now }]);
+  const services = Array.from({ length: count }, (_, i) => ({
+    id: randomUUID(),
+    workspace_id: workspaceId,
+    handle: `svc-${i}`,
+    name: `Service ${i}`,
+    description: null,
+    owner_team_id: team.id,
+    visibility: 'workspace',
+    stage: 'live',
+    health: 'good',
+    icon_asset_id: null,
+    links: '[]',
+    starred_count: 0,
+    created_at: now,
+    updated_at: now,
+  }));
+  await insertInBatches(ctx, 'services', services);
+  return services;
+}
+
 export async function insertInBatches<T extends object>(
   ctx: ServerContext,
   table:
@@ -243,12 +267,22 @@ async function load(
  */
 const PROFILE = process.env.BENCH_PROFILE === '1';
 
-async function profiled<T>(label: string, work: () => Promise<T>): Promise<T> {
-  if (!PROFILE) return work();
+export async function profiled<T>(
+  label: string,
+  work: () => Promise<T>,
+  options: {
+    enabled?: boolean;
+    /** Sampling interval, µs. */
+    intervalUs?: number;
+    /** More to print of the profile, after its top functions. */
+    also?: (label: string, profile: { nodes: ProfileNode[] }) => void;
+  } = {},
+): Promise<T> {
+  if (!(options.enabled ?? PROFILE)) return work();
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.setSamplingInterval', { interval: options.intervalUs ?? 200 });
   await session.post('Profiler.start');
   try {
     return await work();
@@ -256,6 +290,7 @@ async function profiled<T>(label: string, work: () => Promise<T>): Promise<T> {
     const { profile } = await session.post('Profiler.stop');
     session.disconnect();
     printProfile(label, profile);
+    options.also?.(label, profile);
   }
 }
 

@@ -12,6 +12,14 @@ export const noticeType = z.enum(NOTICE_TYPES);
 export const noticeStatus = z.enum([...INCIDENT_STATUSES, ...MAINTENANCE_STATUSES]);
 
 const message = text().trim().min(1).max(10_000);
+const isoTime = z.iso.datetime({ offset: true });
+
+/** DESIGN.md 13: a maintenance window and an incident's post-mortem (markdown), each optional. */
+const extras = {
+  starts_at: isoTime.nullable().optional(),
+  ends_at: isoTime.nullable().optional(),
+  postmortem: text().max(50_000).nullable().optional(),
+};
 
 export const noticeHistoryEntry = z
   .object({ message: z.string(), status: noticeStatus, time: z.string().describe('ISO time') })
@@ -30,6 +38,11 @@ export const notice = z
     health: health.nullable(),
     created_at: z.string(),
     updated_at: z.string(),
+    /** A maintenance window, ISO times (DESIGN.md 13). */
+    starts_at: z.string().nullable(),
+    ends_at: z.string().nullable(),
+    /** An incident's post-mortem, markdown. */
+    postmortem: z.string().nullable(),
     /** Oldest first: the message and status of the creation, then of every update. */
     history: z.array(noticeHistoryEntry),
     service: z.object({ id: z.string(), handle: z.string(), name: z.string() }),
@@ -48,14 +61,19 @@ export const noticeCreate = z.strictObject({
   status: noticeStatus.optional(),
   message,
   health: health.optional(),
+  ...extras,
 });
 export type NoticeCreate = z.infer<typeof noticeCreate>;
 
-/** Spec section 4: type and title are fixed once a notice exists; only status and message change. */
+/**
+ * Spec section 4: type and title are fixed once a notice exists; status and message change (and, DESIGN.md 13,
+ * the window and post-mortem: a field left out keeps its value, null clears it).
+ */
 export const noticeUpdate = z.strictObject({
   status: noticeStatus,
   message,
   health: health.optional(),
+  ...extras,
 });
 export type NoticeUpdate = z.infer<typeof noticeUpdate>;
 

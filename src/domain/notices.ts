@@ -110,3 +110,27 @@ export function parseNoticeFilter(query: { type?: string; status?: string }): No
   const closed = statuses.includes('closed');
   return { types: [...new Set(types)], open: open === closed ? undefined : open };
 }
+
+/** What a notice may carry beyond the spec's fields (DESIGN.md 13): a maintenance window and a post-mortem. */
+export interface NoticeExtras {
+  starts_at?: string | null;
+  ends_at?: string | null;
+  postmortem?: string | null;
+}
+
+/**
+ * The field errors of a notice's window and post-mortem, by field (none: an empty object). A window belongs to
+ * maintenance and ends after it starts; a post-mortem belongs to an incident.
+ */
+export function noticeExtrasErrors(type: NoticeType, extras: NoticeExtras): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const { starts_at: startsAt, ends_at: endsAt, postmortem } = extras;
+  if (type !== 'maintenance') {
+    if (startsAt) errors.starts_at = ['Only maintenance has a window'];
+    if (endsAt) errors.ends_at = ['Only maintenance has a window'];
+  } else if (startsAt && endsAt && Date.parse(endsAt) <= Date.parse(startsAt)) {
+    errors.ends_at = ['Must be after the start'];
+  }
+  if (type !== 'incident' && postmortem) errors.postmortem = ['Only an incident has a post-mortem'];
+  return errors;
+}

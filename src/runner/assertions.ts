@@ -344,27 +344,48 @@ function expectedOf(assertion: Assertion): string {
   }
 }
 
-function compileOne(assertion: Assertion, expressions: Map<string, ReturnType<typeof compileJsonata>>): Compiled {
+/**
+ * Compiled JSONata expressions and regexes by their text, shared by every check that uses the same one: a compiled
+ * expression keeps no state between evaluations (jsonata makes a frame per call), and a runner holding 100,000
+ * checks mostly holds a few distinct expressions. Bounded; the oldest text is dropped first.
+ */
+const SHARED_COMPILED_MAX = 2_000;
+const sharedExpressions = new Map<string, ReturnType<typeof compileJsonata>>();
+const sharedRegexes = new Map<string, RE2JS | { error: string }>();
+
+function sharedCompiled<T>(cache: Map<string, T>, text: string, compile: (text: string) => T): T {
+  let entry = cache.get(text);
+  if (entry === undefined) {
+    entry = compile(text);
+    if (cache.size >= SHARED_COMPILED_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(text, entry);
+  }
+  return entry;
+}
+
+function compileSharedRegex(source: string): RE2JS | { error: string } {
+  try {
+    return compileRegex(source);
+  } catch (error) {
+    return { error: `Regex: ${messageOf(error)}` };
+  }
+}
+
+function compileOne(assertion: Assertion): Compiled {
   const compiled: Compiled = { assertion, expected: expectedOf(assertion) };
   const problem = checkAssertion(assertion);
   if (problem) return { ...compiled, error: problem };
   const { source, op, value } = assertion;
   if (source.startsWith('json:')) {
     const text = source.slice('json:'.length);
-    let result = expressions.get(text);
-    if (!result) {
-      result = compileJsonata(text);
-      expressions.set(text, result);
-    }
+    const result = sharedCompiled(sharedExpressions, text, compileJsonata);
     if ('error' in result) return { ...compiled, error: result.error };
     compiled.expression = result.expression;
   }
   if ((op === 'matches' || op === 'not_matches') && typeof value === 'string') {
-    try {
-      compiled.regex = compileRegex(value);
-    } catch (error) {
-      return { ...compiled, error: `Regex: ${messageOf(error)}` };
-    }
+    const regex = sharedCompiled(sharedRegexes, value, compileSharedRegex);
+    if (!(regex instanceof RE2JS)) return { ...compiled, error: regex.error };
+    compiled.regex = regex;
   }
   if (op === 'in' && Array.isArray(value)) {
     const set = { numbers: new Set<number>(), ranges: [] as [number, number][], strings: new Set<string>() };
@@ -388,8 +409,7 @@ function compileOne(assertion: Assertion, expressions: Map<string, ReturnType<ty
  * that assertion then fails on every result.
  */
 export function compileAssertions(list: readonly Assertion[]): CompiledAssertions {
-  const expressions = new Map<string, ReturnType<typeof compileJsonata>>();
-  const compiled = list.map((assertion) => compileOne(assertion, expressions));
+  const compiled = list.map(compileOne);
   const compileErrors = compiled.flatMap((entry, index) => (entry.error ? [{ index, message: entry.error }] : []));
   return { assertions: list, compileErrors, compiled };
 }

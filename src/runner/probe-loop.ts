@@ -43,17 +43,28 @@ export function startProbeLoop<C extends ScheduledCheck, R>(options: ProbeLoopOp
       .finally(() => {
         scheduler.finished(check.id, Date.now());
         inFlight.delete(task);
+        // A loop held back by the cap goes on as soon as a probe ends, not at its next timer.
+        if (waitingForRoom) wakeSoon();
       });
     inFlight.add(task);
+  };
+
+  let waitingForRoom = false;
+  const wakeSoon = () => {
+    waitingForRoom = false;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(tick, 0);
+    timer.unref();
   };
 
   const tick = () => {
     timer = undefined;
     if (stopped) return;
     const now = Date.now();
-    const due = options.mayStart && !options.mayStart(now) ? [] : scheduler.due(now);
+    const room = maxInFlight - inFlight.size;
+    const held = options.mayStart ? !options.mayStart(now) : false;
+    const due = room <= 0 || held ? [] : scheduler.due(now, room);
     for (const id of due) {
-      if (inFlight.size >= maxInFlight) break;
       const entry = scheduler.get(id);
       if (!entry) continue;
       const dueAt = entry.dueAt;
@@ -62,7 +73,15 @@ export function startProbeLoop<C extends ScheduledCheck, R>(options: ProbeLoopOp
       run(entry.check);
     }
     const wake = scheduler.nextWake();
-    timer = setTimeout(tick, wake === null ? tickMs : Math.min(tickMs, Math.max(10, wake - Date.now())));
+    if (held) {
+      timer = setTimeout(tick, tickMs);
+    } else if (wake !== null && wake <= now && inFlight.size >= maxInFlight) {
+      // Overdue checks wait for room: a finishing probe wakes the loop (the timer only backs it up).
+      waitingForRoom = true;
+      timer = setTimeout(tick, tickMs);
+    } else {
+      timer = setTimeout(tick, wake === null ? tickMs : Math.min(tickMs, Math.max(10, wake - Date.now())));
+    }
     timer.unref();
   };
   tick();

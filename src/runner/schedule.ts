@@ -58,10 +58,24 @@ interface Entry<C extends ScheduledCheck> extends ScheduleEntry<C> {
   phase: number;
   /** Removed by update() while running: kept until finished() so a re-added check cannot overlap that run. */
   removed: boolean;
+  /** Its live node in the waiting queue, or null while it runs (or is gone). */
+  node: QueueNode<C> | null;
 }
 
+/** A place in the waiting queue; stale once its entry points at another node (or none). */
+interface QueueNode<C extends ScheduledCheck> {
+  entry: Entry<C>;
+  dueAt: number;
+}
+
+/**
+ * The checks of one runner and their slots. The checks waiting for their slot sit in a binary min-heap by due
+ * time, so a tick costs the checks it starts (log n each), not a scan of every check: a runner holds 100,000.
+ * Nodes are dropped lazily: a re-planned or started check leaves its old node behind, skipped when it surfaces.
+ */
 export class CheckScheduler<C extends ScheduledCheck = ScheduledCheck> {
   readonly #entries = new Map<string, Entry<C>>();
+  readonly #queue: QueueNode<C>[] = [];
 
   constructor(checks: Iterable<C> = [], now = 0) {
     this.update(checks, now);
@@ -86,7 +100,7 @@ export class CheckScheduler<C extends ScheduledCheck = ScheduledCheck> {
       seen.add(check.id);
       const entry = this.#entries.get(check.id);
       if (!entry) {
-        this.#entries.set(check.id, {
+        const added: Entry<C> = {
           check,
           phase: phaseOf(check.id, check.frequencySeconds),
           dueAt: firstDue(check.id, check.frequencySeconds, now),
@@ -94,7 +108,10 @@ export class CheckScheduler<C extends ScheduledCheck = ScheduledCheck> {
           lastStart: null,
           lastFinish: null,
           removed: false,
-        });
+          node: null,
+        };
+        this.#entries.set(check.id, added);
+        this.#enqueue(added);
         continue;
       }
       const previous = entry.check;
@@ -106,23 +123,35 @@ export class CheckScheduler<C extends ScheduledCheck = ScheduledCheck> {
           entry.lastStart === null
             ? firstDue(check.id, check.frequencySeconds, now)
             : nextDue(entry.lastStart, check.frequencySeconds, entry.phase);
+        if (!entry.running) this.#enqueue(entry);
       }
     }
     for (const [id, entry] of this.#entries) {
       if (seen.has(id)) continue;
-      if (entry.running) entry.removed = true;
-      else this.#entries.delete(id);
+      if (entry.running) {
+        entry.removed = true;
+      } else {
+        entry.node = null;
+        this.#entries.delete(id);
+      }
     }
+    if (this.#queue.length > 2 * this.#entries.size + 1024) this.#compact();
   }
 
-  /** Ids of the checks whose slot has come and which are not running, most overdue first. */
-  due(now: number): string[] {
-    const due: Entry<C>[] = [];
-    for (const entry of this.#entries.values()) {
-      if (!entry.running && !entry.removed && entry.dueAt <= now) due.push(entry);
+  /**
+   * Ids of the checks whose slot has come and which are not running, most overdue first; at most `limit` of
+   * them (the caller's free capacity), so a tick costs what it can start.
+   */
+  due(now: number, limit = Number.POSITIVE_INFINITY): string[] {
+    const taken: QueueNode<C>[] = [];
+    while (taken.length < limit) {
+      const top = this.#top();
+      if (!top || top.dueAt > now) break;
+      taken.push(this.#pop()!);
     }
-    due.sort((a, b) => a.dueAt - b.dueAt);
-    return due.map((entry) => entry.check.id);
+    // Looking is not starting: they go back until started() takes them.
+    for (const node of taken) this.#push(node);
+    return taken.map((node) => node.entry.check.id);
   }
 
   /**
@@ -134,6 +163,7 @@ export class CheckScheduler<C extends ScheduledCheck = ScheduledCheck> {
     const entry = this.#entries.get(id);
     if (!entry || entry.running || entry.removed) return false;
     entry.running = true;
+    entry.node = null;
     entry.lastStart = now;
     entry.dueAt = nextDue(now, entry.check.frequencySeconds, entry.phase);
     return true;
@@ -146,6 +176,7 @@ export class CheckScheduler<C extends ScheduledCheck = ScheduledCheck> {
     entry.running = false;
     entry.lastFinish = now;
     if (entry.removed) this.#entries.delete(id);
+    else this.#enqueue(entry);
   }
 
   /** A check's current state, or undefined when it is not scheduled. */
@@ -158,11 +189,58 @@ export class CheckScheduler<C extends ScheduledCheck = ScheduledCheck> {
 
   /** The earliest time a check that is not running becomes due (the caller can sleep until then), or null. */
   nextWake(): number | null {
-    let next: number | null = null;
-    for (const entry of this.#entries.values()) {
-      if (!entry.running && !entry.removed && (next === null || entry.dueAt < next)) next = entry.dueAt;
+    return this.#top()?.dueAt ?? null;
+  }
+
+  #enqueue(entry: Entry<C>): void {
+    const node = { entry, dueAt: entry.dueAt };
+    entry.node = node;
+    this.#push(node);
+  }
+
+  /** The earliest live node, after dropping stale ones from the top. */
+  #top(): QueueNode<C> | undefined {
+    const queue = this.#queue;
+    while (queue.length > 0 && queue[0]!.entry.node !== queue[0]) this.#pop();
+    return queue[0];
+  }
+
+  /** Rebuilds the queue from the live nodes when stale ones outnumber them. */
+  #compact(): void {
+    const live = this.#queue.filter((node) => node.entry.node === node);
+    this.#queue.length = 0;
+    for (const node of live) this.#push(node);
+  }
+
+  #push(node: QueueNode<C>): void {
+    const queue = this.#queue;
+    let index = queue.push(node) - 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (queue[parent]!.dueAt <= node.dueAt) break;
+      queue[index] = queue[parent]!;
+      index = parent;
     }
-    return next;
+    queue[index] = node;
+  }
+
+  #pop(): QueueNode<C> | undefined {
+    const queue = this.#queue;
+    const first = queue[0];
+    const last = queue.pop();
+    if (queue.length === 0 || !last) return first;
+    let index = 0;
+    for (;;) {
+      const left = 2 * index + 1;
+      if (left >= queue.length) break;
+      const right = left + 1;
+      const child = right < queue.length && queue[right]!.dueAt < queue[left]!.dueAt ? right : left;
+      if (queue[child]!.dueAt >= last.dueAt) break;
+      queue[index] = queue[child]!;
+      index = child;
+    }
+    queue[index] = last;
+    return first;
   }
 }
 

@@ -29,6 +29,7 @@ import { inviteRoutes } from './routes/invites.js';
 import { muteRoutes } from './routes/mutes.js';
 import { passwordRoutes } from './routes/passwords.js';
 import { registrationRoutes } from './routes/registration.js';
+import { registerStatusDocuments, statusPageRoutes } from './routes/status-pages.js';
 import { registerWebApp } from './routes/web.js';
 import { runnerRoutes } from './routes/runners.js';
 import { dependencyRoutes } from './routes/dependencies.js';
@@ -220,12 +221,14 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       await api.register(pageRoutes(ctx));
       await api.register(slackRoutes(ctx));
       await api.register(ssoRoutes(ctx));
+      await api.register(statusPageRoutes(ctx));
       await api.register(billingRoutes(ctx));
     },
     { prefix: '/api' },
   );
 
   // Everything outside /api is the web app; unknown API paths are JSON 404s.
+  registerStatusDocuments(app, ctx);
   const sendPage = await registerWebApp(app, ctx, ctx.config.webDir);
   app.setNotFoundHandler((request, reply) => {
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url);

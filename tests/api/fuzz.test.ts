@@ -114,12 +114,17 @@ beforeAll(async () => {
   const page = json<{ id: string; handle: string }>(
     await callAs(server, teamAdmin, 'POST', '/api/services/ledger/announcement-drafts', { title: 'Launch' }),
   );
+  await callAs(server, owner, 'POST', '/api/status-pages', {
+    handle: 'public',
+    title: 'Public',
+    groups: [{ name: 'All', services: [service.handle] }],
+  });
   pools = {
     assetId: [assetId, 'missing'],
     team: [team.handle, team.id, 'missing'],
     handle: [team.handle, page.handle, 'free-handle'],
     section: ['announcements', 'api-docs', 'missing'],
-    page: [page.handle, page.id, 'missing'],
+    page: [page.handle, page.id, 'public', 'missing'],
     provider: ['slack', 'teams'],
     client: [client.handle, client.client_id, 'missing'],
     service: [service.handle, service.id, 'missing'],

@@ -240,6 +240,22 @@ const SCOPED: Probe[] = [
     payload: () => ({ name: 'Pwned' }),
   },
   { method: 'DELETE', route: '/api/sso-providers/:provider', url: () => '/api/sso-providers/okta' },
+  // Status pages (admins); the readers are public (tests/api/status-pages.test.ts).
+  { method: 'GET', route: '/api/status-pages', url: () => '/api/status-pages' },
+  {
+    method: 'POST',
+    route: '/api/status-pages',
+    url: () => '/api/status-pages',
+    payload: () => ({ handle: 'pwned', title: 'Pwned' }),
+  },
+  { method: 'GET', route: '/api/status-pages/:page', url: () => '/api/status-pages/public' },
+  {
+    method: 'PATCH',
+    route: '/api/status-pages/:page',
+    url: () => '/api/status-pages/public',
+    payload: () => ({ title: 'Pwned' }),
+  },
+  { method: 'DELETE', route: '/api/status-pages/:page', url: () => '/api/status-pages/public' },
   // Feeds, notifications and the live stream.
   { method: 'GET', route: '/api/users/:username/feed', url: (b) => `/api/users/${b.owner.handle}/feed` },
   { method: 'GET', route: '/api/users/:username/public-feed', url: (b) => `/api/users/${b.owner.handle}/public-feed` },
@@ -485,6 +501,15 @@ const PUBLIC_ROUTES = [
     `GET /api/heartbeats/:token${suffix}`,
     `POST /api/heartbeats/:token${suffix}`,
   ]),
+  // Status pages' readers: by the host's workspace or custom domain, a password cookie or a session of the
+  // workspace (status-pages.test.ts reaches another workspace's page through this host and gets 404).
+  'GET /api/status/:page/summary.json',
+  'GET /api/status/:page/view',
+  'GET /api/status/:page/history',
+  'GET /api/status/:page/shields/:service.json',
+  'POST /api/status/:page/unlock',
+  'GET /status/:page',
+  'GET /status/:page/*',
   // The web app's pages and files (public; the app asks the API for everything else).
   'GET /',
   'GET /index.html',

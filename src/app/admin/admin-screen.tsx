@@ -7,8 +7,9 @@ import { ExportWorkspacePagesCard } from '../pages/index.js';
 import { SlackWorkspacesCard, SsoProvidersCard } from './integration-cards.js';
 import { RemoteWorkspacesCard } from './remote-workspaces-card.js';
 import { SsoProviderScreen } from './sso-provider-screen.js';
+import { StatusPageScreen, StatusPagesCard, StatusPagesScreen } from './status-pages-screen.js';
 
-/** The /admin overview's four cards (spec/platform.md "Admin area"). */
+/** The /admin overview's cards (spec/platform.md "Admin area"; status pages, DESIGN.md 13). */
 function AdminOverview() {
   useBreadcrumb({ name: 'Admin' });
   return (
@@ -27,6 +28,9 @@ function AdminOverview() {
         <div className="col-12 lg:col-6">
           <ExportWorkspacePagesCard />
         </div>
+        <div className="col-12 lg:col-6">
+          <StatusPagesCard />
+        </div>
       </div>
     </div>
   );
@@ -44,6 +48,9 @@ export default function AdminScreen() {
       <Route index element={<AdminOverview />} />
       <Route path="sso-providers/new" element={<SsoProviderScreen />} />
       <Route path="sso-providers/:handle" element={<SsoProviderScreen />} />
+      <Route path="status-pages" element={<StatusPagesScreen />} />
+      <Route path="status-pages/new" element={<StatusPageScreen />} />
+      <Route path="status-pages/:page" element={<StatusPageScreen />} />
       <Route path="*" element={<NotFound />} />
     </Routes>
   );

@@ -18,6 +18,7 @@ import { slackOperations } from './slack.js';
 import { samlOperations, ssoProviderOperations } from './sso.js';
 import { sessionOperations } from './session.js';
 import { starOperations } from './stars.js';
+import { statusPageOperations, statusReadOperations } from './status-pages.js';
 import { systemOperations } from './system.js';
 import { teamOperations } from './teams.js';
 import { userTeamOperations } from './user-teams.js';
@@ -52,6 +53,8 @@ export const allOperations: readonly Operation[] = [
   samlOperations,
   sessionOperations,
   starOperations,
+  statusPageOperations,
+  statusReadOperations,
   systemOperations,
   teamOperations,
   userOperations,

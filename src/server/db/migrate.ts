@@ -23,6 +23,8 @@ import { feedReadsMigration } from './migrations/020-feed-reads.js';
 import { catalogueVersionMigration } from './migrations/021-catalogue-version.js';
 import { idempotencyKeysMigration } from './migrations/022-idempotency-keys.js';
 import { checkKindsMigration } from './migrations/023-check-kinds.js';
+import { failingChecksIndexMigration } from './migrations/024-failing-checks-index.js';
+import { statusPagesMigration } from './migrations/025-status-pages.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -50,6 +52,8 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '021-catalogue-version': catalogueVersionMigration(engine),
     '022-idempotency-keys': idempotencyKeysMigration(),
     '023-check-kinds': checkKindsMigration(),
+    '024-failing-checks-index': failingChecksIndexMigration(),
+    '025-status-pages': statusPagesMigration(engine),
   };
 }
 

@@ -290,6 +290,11 @@ export interface NoticesTable {
   health: 'good' | 'maintenance' | 'warning' | 'error' | 'critical' | null;
   created_at: string;
   updated_at: string;
+  /** A maintenance window (ISO times), shown on status pages; either may be left out. */
+  starts_at: string | null;
+  ends_at: string | null;
+  /** Markdown, sanitised as pages are when shown; on a resolved incident. */
+  postmortem: string | null;
 }
 
 export interface NoticeHistoryTable {
@@ -432,6 +437,34 @@ export interface SsoProvidersTable {
   updated_at: string;
 }
 export type SsoProviderRow = Selectable<SsoProvidersTable>;
+
+/** A public status page (DESIGN.md 13). */
+export interface StatusPagesTable {
+  id: string;
+  workspace_id: string;
+  handle: string;
+  title: string;
+  description: string;
+  logo_url: string | null;
+  access: 'public' | 'password' | 'members';
+  password_hash: string | null;
+  /** Lower-case host name, unique across workspaces. */
+  custom_domain: string | null;
+  show_upstream: number;
+  upstream_depth: number;
+  created_at: string;
+  updated_at: string;
+}
+export type StatusPageRow = Selectable<StatusPagesTable>;
+
+/** A service shown on a status page, in a named group; groups and services are ordered by `position`. */
+export interface StatusPageComponentsTable {
+  page_id: string;
+  service_id: string;
+  workspace_id: string;
+  group_name: string;
+  position: number;
+}
 
 /** An AuthnRequest this workspace sent, until its response comes (node-saml's InResponseTo cache). */
 export interface SamlRequestsTable {
@@ -593,6 +626,8 @@ export interface Database {
   chat_outbox: ChatOutboxTable;
   chat_threads: ChatThreadsTable;
   sso_providers: SsoProvidersTable;
+  status_pages: StatusPagesTable;
+  status_page_components: StatusPageComponentsTable;
   billing_accounts: BillingAccountsTable;
   stripe_events: StripeEventsTable;
   saml_requests: SamlRequestsTable;

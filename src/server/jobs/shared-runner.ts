@@ -31,6 +31,7 @@ import type { ServerContext } from '../context.js';
 import { isDatabaseUnavailable, isSqlite } from '../db/connect.js';
 import {
   claimCheckLeases,
+  listLeasedChecks,
   countLiveSharedRunners,
   countSchedulableChecks,
   existingCheckIds,
@@ -72,6 +73,8 @@ const OUTCOME_READS_AT_ONCE = 16;
 
 /** A probe starts only while the process's lease on the check has at least this long to run. */
 const LEASE_MARGIN_MS = 2000;
+/** How far before the previous reload a reload looks for saved checks: clocks of other processes, slow saves. */
+const CHANGE_MARGIN_MS = 10_000;
 
 /** Results kept while the database is away; the oldest go first beyond this (probing pauses meanwhile). */
 export const MAX_BUFFERED_RESULTS = 50_000;
@@ -115,7 +118,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
   const reloadMs = options.reloadMs ?? 5000;
   const flushMs = options.flushMs ?? 1000;
   const retentionMs = options.retentionMs ?? 10 * 60_000;
-  const maxInFlight = options.maxInFlight ?? 200;
+  const maxInFlight = options.maxInFlight ?? 500;
   const leaseMs = options.leaseMs ?? Math.max(3 * reloadMs, reloadMs + 2 * LEASE_MARGIN_MS);
   const db = ctx.database.db;
   const sqlite = isSqlite(db);
@@ -133,6 +136,8 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
   let healthChain: Promise<void> = Promise.resolve();
   let reloading: Promise<void> | undefined;
   let flushing: Promise<void> | undefined;
+  /** Checks whose failing state could not be written (the database was away): written at the next reload. */
+  const unpersisted = new Set<string>();
   /** Set while the database is unreachable: no probe starts until a reload succeeds. */
   let paused = false;
 
@@ -168,14 +173,16 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
       await updateCheckFailing(db, check, failing, ctx.now(), SHARED_RUNNER_AGENT, failing ? severity : null);
     };
     healthChain = healthChain.then(run).catch((error: unknown) => {
-      // Unreachable: the next reload that succeeds sees the stored state differ and writes it again.
-      if (isDatabaseUnavailable(error)) pause(error);
-      else log.error({ err: error, checkId }, 'could not change service health');
+      // Unreachable: the next reload that succeeds writes it again.
+      if (isDatabaseUnavailable(error)) {
+        unpersisted.add(checkId);
+        pause(error);
+      } else log.error({ err: error, checkId }, 'could not change service health');
     });
   };
 
   /** This process's share of the checks; gives back the surplus (not running) and claims up to the share. */
-  const lease = async (): Promise<HealthCheckRow[]> => {
+  const lease = async (): Promise<string[]> => {
     const now = Date.now();
     await heartbeatSharedRunner(db, owner, now, now - 10 * leaseMs);
     const [live, total] = await Promise.all([countLiveSharedRunners(db, now - leaseMs), countSchedulableChecks(db)]);
@@ -184,7 +191,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     const release = held.filter((id) => !scheduler.get(id)?.running).slice(0, Math.max(0, held.length - share));
     for (const id of release) states.delete(id);
     const until = now + leaseMs;
-    const rows = await claimCheckLeases(db, {
+    const ids = await claimCheckLeases(db, {
       owner,
       staleBefore: now - leaseMs,
       until,
@@ -193,7 +200,25 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
       sqlite,
     });
     leaseUntil = until;
-    return rows;
+    return ids;
+  };
+
+  /**
+   * The rows a reload needs: every held check the first time, then only those new to this process and those
+   * saved since shortly before the previous reload (the margin covers another process's clock and a save that
+   * landed while that reload ran), so a process holding 100,000 checks does not read them all every few seconds.
+   */
+  let previousReload: number | null = null;
+  const rowsToRead = async (ids: readonly string[], startedAt: number): Promise<HealthCheckRow[]> => {
+    const fresh = ids.filter((id) => !states.has(id));
+    const since = previousReload;
+    previousReload = startedAt;
+    if (since === null || fresh.length > ids.length / 2) return listLeasedChecks(db, owner);
+    return listLeasedChecks(db, owner, {
+      ids: fresh,
+      updatedSince: new Date(since - CHANGE_MARGIN_MS).toISOString(),
+      known: (id) => states.get(id)?.version,
+    });
   };
 
   /** A check as the scheduler runs it: probes get their assertions compiled once per version of the check. */
@@ -211,7 +236,9 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
 
   /** Renews and claims leases, then schedules exactly the checks this process holds. */
   const reload = async () => {
-    const rows = await lease();
+    const startedAt = Date.now();
+    const ids = await lease();
+    const rows = await rowsToRead(ids, startedAt);
     // Checks new to this process continue their failure counts (and `changed` values) from their latest results:
     // read a few at a time (one process may take over 100,000 checks at once; PostgreSQL answers these over its
     // pool in parallel).
@@ -228,9 +255,8 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
         }),
       );
     }
-    const seen = new Set<string>();
+    const read = new Map<string, RunnerCheck>();
     for (const row of rows) {
-      seen.add(row.id);
       let state = states.get(row.id);
       if (!state) {
         const { outcomes = [], seen: values = {} } = latest.get(row.id) ?? {};
@@ -248,23 +274,33 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
         };
         states.set(row.id, state);
         if (Boolean(row.failing) !== state.failing) persistFailing(row.id, state);
-        continue;
+      } else {
+        // A new importance is the API's to apply (services/health.ts recomputes the service as it saves).
+        state.allowedFailures = row.allowed_failures;
+        state.recoverAfter = row.recover_after;
+        state.importance = row.importance;
+        state.name = row.name;
       }
-      // A new importance is the API's to apply (services/health.ts recomputes the service as it saves).
-      state.allowedFailures = row.allowed_failures;
-      state.recoverAfter = row.recover_after;
-      state.importance = row.importance;
-      state.name = row.name;
-      // A change that could not be written (the database was away) is written now.
-      if (Boolean(row.failing) !== state.failing) persistFailing(row.id, state);
+      read.set(row.id, runnerCheck(row, state));
     }
-    // Paused, disabled, deleted, handed to a team runner or to another process: the API or the new holder
-    // moves the service's health from here.
-    for (const id of states.keys()) if (!seen.has(id)) states.delete(id);
-    scheduler.update(
-      rows.map((row) => runnerCheck(row, states.get(row.id)!)),
-      Date.now(),
-    );
+    // A change that could not be written (the database was away) is written now.
+    for (const id of unpersisted) {
+      const state = states.get(id);
+      if (state) persistFailing(id, state);
+    }
+    unpersisted.clear();
+    // Held and unchanged: scheduled as they were. Held but not read (new since the lease, and gone again): next
+    // time. Not held (paused, disabled, deleted, handed to a team runner or to another process): dropped, and
+    // the API or the new holder moves the service's health from here.
+    const held = new Set(ids);
+    const checks: RunnerCheck[] = [];
+    for (const id of ids) {
+      const check = read.get(id) ?? scheduler.get(id)?.check;
+      if (check) checks.push(check);
+      else held.delete(id);
+    }
+    for (const id of states.keys()) if (!held.has(id)) states.delete(id);
+    scheduler.update(checks, Date.now());
   };
 
   const refresh = () =>

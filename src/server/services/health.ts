@@ -91,6 +91,25 @@ export async function serviceHealthDaily(
 }
 
 /**
+ * The last 90 days of a service's daily health, for readers that are not a caller of the workspace (status
+ * pages): the same report and cache as serviceHealthDaily.
+ */
+export function recentDailyHealth(
+  ctx: ServerContext,
+  workspaceId: string,
+  service: { id: string; created_at: string },
+  now: number,
+): Promise<DailyHealthEntry[]> {
+  const createdAt = Date.parse(service.created_at);
+  return dailyHealthWithCache(ctx, workspaceId, service.id, {
+    from: dailyHealthReportFrom(createdAt, now),
+    to: now,
+    createdAt,
+    now,
+  });
+}
+
+/**
  * The report from the transition log, with complete past days read from the health_daily cache: a day the
  * range covers whole (from its midnight, or from the service's creation, to the next midnight) and that has
  * ended never changes, so it is integrated once and kept (recordHealthTransition drops cached days from a new

@@ -11,7 +11,9 @@ import {
   defaultStatus,
   isClosed,
   isValidStatus,
+  noticeExtrasErrors,
   noticeHealthError,
+  type NoticeExtras,
   parseNoticeFilter,
   type NoticeType,
 } from '../../domain/notices.js';
@@ -54,6 +56,9 @@ async function toNotices(db: Db, rows: NoticeRow[], service: ServiceRef): Promis
       health: row.health,
       created_at: row.created_at,
       updated_at: row.updated_at,
+      starts_at: row.starts_at,
+      ends_at: row.ends_at,
+      postmortem: row.postmortem,
       history: history.map((entry) => ({
         message: entry.message,
         status: entry.status as Notice['status'],
@@ -92,6 +97,21 @@ function requireStatusOf(type: NoticeType, status: string): void {
   if (!isValidStatus(type, status)) {
     throw badRequest(`${status} is not a status of ${type} notices`, fieldError('status', 'Not a status of this type'));
   }
+}
+
+function requireExtras(type: NoticeType, extras: NoticeExtras): void {
+  const errors = noticeExtrasErrors(type, extras);
+  const first = Object.values(errors)[0]?.[0];
+  if (first) throw badRequest(first, errors);
+}
+
+/** The window and post-mortem as given: a field left out is not in the patch. */
+function extrasPatch(input: NoticeExtras): NoticeExtras {
+  const patch: NoticeExtras = {};
+  if (input.starts_at !== undefined) patch.starts_at = input.starts_at && new Date(input.starts_at).toISOString();
+  if (input.ends_at !== undefined) patch.ends_at = input.ends_at && new Date(input.ends_at).toISOString();
+  if (input.postmortem !== undefined) patch.postmortem = input.postmortem?.trim() || null;
+  return patch;
 }
 
 function requireHealthRule(status: string, health: NoticeCreate['health']): void {
@@ -146,6 +166,7 @@ export async function createNotice(
   const status = input.status ?? defaultStatus(input.type);
   requireStatusOf(input.type, status);
   requireHealthRule(status, input.health);
+  requireExtras(input.type, input);
   const now = ctx.now();
   const iso = now.toISOString();
   const closed = isClosed(input.type, status);
@@ -160,6 +181,10 @@ export async function createNotice(
     health: input.health ?? null,
     created_at: iso,
     updated_at: iso,
+    starts_at: null,
+    ends_at: null,
+    postmortem: null,
+    ...extrasPatch(input),
   };
   const { db } = ctx.database;
   await db.transaction().execute(async (trx) => {
@@ -200,6 +225,8 @@ export async function updateNotice(
   }
   requireStatusOf(notice.type, input.status);
   requireHealthRule(input.status, input.health);
+  const extras = extrasPatch(input);
+  requireExtras(notice.type, { ...notice, ...extras });
   const now = ctx.now();
   const iso = now.toISOString();
   const closed = isClosed(notice.type, input.status);
@@ -208,6 +235,7 @@ export async function updateNotice(
     open: closed ? 0 : 1,
     updated_at: iso,
     ...(input.health !== undefined ? { health: input.health } : {}),
+    ...extras,
   };
   await db.transaction().execute(async (trx) => {
     await updateNoticeRow(trx, caller.workspace.id, notice.id, patch);

@@ -96,6 +96,7 @@ describe('admin screen', () => {
       'SSO Providers',
       'Remote Workspaces',
       'Export Workspace Pages',
+      'Status pages',
     ]);
     expect(await screen.findByText('No Slack accounts configured for this account')).toBeTruthy();
     expect(await screen.findByText('Slack is not configured on this server.')).toBeTruthy();

@@ -22,6 +22,9 @@ const notice: Notice = {
   health: 'error',
   created_at: '2024-03-05T08:00:00.000Z',
   updated_at: '2024-03-05T09:30:00.000Z',
+  starts_at: null,
+  ends_at: null,
+  postmortem: null,
   history: [
     { message: 'Looking', status: 'investigating', time: '2024-03-05T08:00:00.000Z' },
     { message: 'Rolling back', status: 'identified', time: '2024-03-05T09:30:00.000Z' },

@@ -29,6 +29,9 @@ function incident(id: string, title: string, history: Notice['history']): Notice
     health: 'error',
     created_at: history[0]!.time,
     updated_at: history.at(-1)!.time,
+    starts_at: null,
+    ends_at: null,
+    postmortem: null,
     history,
     service: { id: payments.id, handle: 'payments', name: 'Payments' },
   };

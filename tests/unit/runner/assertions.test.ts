@@ -349,13 +349,20 @@ describe('evaluate: actual values', () => {
 });
 
 describe('compiling', () => {
-  it('compiles each JSONata expression once, then evaluates many times', async () => {
-    const list = lines('json:$.status == "UP"\njson:$.status != "DOWN"\njson:$.version exists\nstatus == 200');
+  it('compiles each JSONata expression once, shared by every check that uses it, then evaluates many times', async () => {
+    // Two expressions (`$$.status` twice) no other test uses, so the shared cache has not seen them.
+    const list = lines('json:$$.status == "UP"\njson:$$.status != "DOWN"\njson:$$.version exists\nstatus == 200');
     const before = jsonataCalls.count;
     const compiled = compileAssertions(list);
     expect(jsonataCalls.count - before).toBe(2);
-    for (let i = 0; i < 20; i++) await evaluate(compiled, base, options);
+    const another = compileAssertions(list);
     expect(jsonataCalls.count - before).toBe(2);
+    for (let i = 0; i < 20; i++) {
+      await evaluate(compiled, base, options);
+      await evaluate(another, base, options);
+    }
+    expect(jsonataCalls.count - before).toBe(2);
+    expect((await evaluate(another, base, options)).map((result) => result.pass)).toEqual([true, true, true, true]);
   });
 
   it('parses the body as JSON once per evaluation, and only when a json: source asks', async () => {

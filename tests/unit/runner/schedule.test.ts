@@ -214,6 +214,43 @@ describe('CheckScheduler: spreading 10,000 checks', () => {
   });
 });
 
+describe('CheckScheduler: at scale', () => {
+  it('gives at most the room the caller has, most overdue first, and takes nothing by looking', () => {
+    const ids = Array.from({ length: 100_000 }, (_, i) => `check-${i}`);
+    const scheduler = new CheckScheduler(
+      ids.map((id) => check(id, 60)),
+      T0,
+    );
+    const now = T0 + 30_000;
+    const all = scheduler.due(now);
+    expect(all.length).toBeGreaterThan(45_000);
+    expect(all.length).toBeLessThan(55_000);
+    // Checks may share a slot (100,000 over 60,000 ms), so the order is compared by slot.
+    const slots = (list: string[]) => list.map((id) => scheduler.get(id)!.dueAt);
+    expect(slots(all)).toEqual([...slots(all)].sort((a, b) => a - b));
+    const some = scheduler.due(now, 100);
+    expect(slots(some)).toEqual(slots(all.slice(0, 100)));
+    expect(scheduler.due(now)).toHaveLength(all.length);
+    const next = slots(all.slice(100, 200));
+    for (const id of some) scheduler.started(id, now);
+    expect(slots(scheduler.due(now, 100))).toEqual(next);
+    // A started check's slot moves on; the rest of the queue is untouched.
+    expect(scheduler.due(now)).toHaveLength(all.length - 100);
+    expect(scheduler.nextWake()).toBe(next[0]);
+  });
+
+  it('keeps its queue small while checks change frequency and come and go', () => {
+    const scheduler = new CheckScheduler([check('a', 15), check('b', 15)], T0);
+    for (let round = 0; round < 5_000; round++) {
+      scheduler.update([check('a', round % 2 ? 15 : 30), ...(round % 3 ? [check('b', 15)] : [])], T0 + round);
+    }
+    expect(scheduler.size).toBe(2);
+    const wake = scheduler.nextWake()!;
+    expect(wake).toBe(Math.min(scheduler.get('a')!.dueAt, scheduler.get('b')!.dueAt));
+    expect(scheduler.due(wake).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe('CheckScheduler: updates', () => {
   it('adds new checks with a first slot in the interval after the update', () => {
     const scheduler = new CheckScheduler([check('a')], T0);

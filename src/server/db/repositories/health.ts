@@ -308,7 +308,8 @@ export async function countSchedulableChecks(db: Db): Promise<number> {
  * One lease round for the shared runner `owner`, in one transaction: gives back `release` (checks it holds
  * beyond its share, not running), then claims up to `want` more among the unleased and those whose holder is no
  * longer alive, skipping rows another process is claiming right now (FOR UPDATE SKIP LOCKED on PostgreSQL;
- * SQLite serialises writers anyway). Returns every check it now holds. A lease lasts while its holder's
+ * SQLite serialises writers anyway). Returns the ids of every check it now holds (the rows are read apart, only
+ * those new to the process or changed: listLeasedChecks). A lease lasts while its holder's
  * heartbeat (heartbeatSharedRunner) is newer than `staleBefore`: renewing is one row, not one per check, so a
  * process holding 100,000 checks does not rewrite them all every few seconds. The one cross-workspace read of
  * health checks: only the shared runner makes it.
@@ -316,7 +317,7 @@ export async function countSchedulableChecks(db: Db): Promise<number> {
 export async function claimCheckLeases(
   db: Db,
   options: { owner: string; staleBefore: number; until: number; release: string[]; want: number; sqlite: boolean },
-): Promise<HealthCheckRow[]> {
+): Promise<string[]> {
   const { owner, until } = options;
   return db.transaction().execute(async (trx) => {
     for (const release of chunks(options.release, ID_CHUNK)) {
@@ -352,8 +353,30 @@ export async function claimCheckLeases(
           .execute();
       }
     }
-    return schedulable(trx).selectAll().where('lease_owner', '=', owner).execute();
+    const held = await schedulable(trx).select('id').where('lease_owner', '=', owner).execute();
+    return held.map((row) => row.id);
   });
+}
+
+/**
+ * The schedulable checks `owner` holds, whole: all of them, or only those among `ids` and those whose updated_at
+ * (set by every change of a check's definition) is after `updatedSince` and differs from what `known` says the
+ * process has (a first narrow read of ids and versions, so a burst of recent saves is not read whole again).
+ */
+export async function listLeasedChecks(
+  db: Db,
+  owner: string,
+  only?: { ids: readonly string[]; updatedSince: string; known: (id: string) => string | undefined },
+): Promise<HealthCheckRow[]> {
+  const leased = schedulable(db).where('lease_owner', '=', owner);
+  if (!only) return leased.selectAll().execute();
+  const recent = await leased.select(['id', 'updated_at']).where('updated_at', '>', only.updatedSince).execute();
+  const wanted = [...only.ids, ...recent.filter((row) => only.known(row.id) !== row.updated_at).map((row) => row.id)];
+  const rows: HealthCheckRow[] = [];
+  for (const group of chunks([...new Set(wanted)], ID_CHUNK)) {
+    rows.push(...(await leased.selectAll().where('id', 'in', group).execute()));
+  }
+  return rows;
 }
 
 /** Gives back every lease `owner` holds (a clean stop), so others take the checks at once. */

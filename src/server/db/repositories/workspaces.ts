@@ -39,6 +39,10 @@ export function findWorkspaceByDomain(db: Db, domain: string): Promise<Workspace
   return db.selectFrom('workspaces').selectAll().where('domain', '=', domain).executeTakeFirst();
 }
 
+export function findWorkspaceById(db: Db, id: string): Promise<WorkspaceRow | undefined> {
+  return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export async function insertWorkspace(db: Db, row: WorkspaceRow): Promise<void> {
   await db.insertInto('workspaces').values(row).execute();
 }

@@ -1,0 +1,222 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Card } from 'primereact/card';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import type { StatusPage } from '../../contract/status-pages.js';
+import { useApi } from '../api/use-api.js';
+import { ConfirmDelete } from '../components/confirm-delete.js';
+import { NotFound, Spinner } from '../components/status-screens.js';
+import { useBreadcrumb } from '../shell/breadcrumb.js';
+import { useSnackbar } from '../shell/snackbars.js';
+import { StatusPageForm } from './status-page-form.js';
+import {
+  ACCESS_LABELS,
+  deleteStatusPage,
+  forgetStatusPage,
+  getStatusPageQueryOptions,
+  getStatusPagesQueryOptions,
+  STATUS_PAGES_PATH,
+  statusPagePath,
+} from './status-pages-api.js';
+
+export const STATUS_PAGE_DELETED = 'Status page was deleted';
+export const STATUS_PAGE_DELETE_FAILED = 'There was an error while deleting your status page';
+export const STATUS_PAGES_EMPTY =
+  'A status page shows your customers how your services are doing: their health over the last 90 days, ' +
+  'incidents and planned maintenance, at an address of its own. Add one and choose the services it shows.';
+
+const NEW_PAGE_PATH = `${STATUS_PAGES_PATH}/new`;
+
+const serviceCount = (page: StatusPage) => page.groups.reduce((sum, group) => sum + group.services.length, 0);
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** A link drawn as a button (as Add Provider is). */
+function ButtonLink({
+  to,
+  icon,
+  label,
+  outlined = false,
+}: {
+  to: string;
+  icon: string;
+  label: string;
+  outlined?: boolean;
+}) {
+  return (
+    <Link to={to} className={`p-button p-component no-underline${outlined ? ' p-button-outlined' : ''}`}>
+      <span className={`p-button-icon p-button-icon-left pi ${icon}`} aria-hidden="true" />
+      <span className="p-button-label">{label}</span>
+    </Link>
+  );
+}
+
+/** Where visitors read the page, in a new tab; its name says which page. */
+function OpenPageLink({ page }: { page: StatusPage }) {
+  return (
+    <a href={page.url} target="_blank" rel="noopener noreferrer" className="inline-flex align-items-center gap-2">
+      <i className="pi pi-external-link" aria-hidden="true" />
+      <span>
+        Open page<span className="beacon-visually-hidden">{` ${page.title} (opens in a new tab)`}</span>
+      </span>
+    </a>
+  );
+}
+
+/** The admin overview's card: what status pages are, and the way to them. */
+export function StatusPagesCard() {
+  return (
+    <Card className="h-full" title={<h2 className="text-xl font-semibold m-0">Status pages</h2>}>
+      <div className="flex flex-column gap-3">
+        <p className="m-0 text-600">Public pages that show your customers how your services are doing.</p>
+        <div>
+          <ButtonLink to={STATUS_PAGES_PATH} icon="pi-globe" label="Manage status pages" />
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+function StatusPageItem({ page }: { page: StatusPage }) {
+  const count = serviceCount(page);
+  return (
+    <li className="beacon-status-admin-item surface-card border-round shadow-1 p-3 flex flex-column gap-2">
+      <h2 className="text-lg font-semibold m-0 beacon-status-admin-wrap">
+        <Link to={statusPagePath(page.handle)}>{page.title}</Link>
+      </h2>
+      <dl className="beacon-status-admin-facts m-0">
+        <div>
+          <dt>Handle</dt>
+          <dd>{page.handle}</dd>
+        </div>
+        <div>
+          <dt>Access</dt>
+          <dd>{ACCESS_LABELS[page.access]}</dd>
+        </div>
+        <div>
+          <dt>Services</dt>
+          <dd>{plural(count, 'service', 'services')}</dd>
+        </div>
+        {page.custom_domain && (
+          <div>
+            <dt>Domain</dt>
+            <dd>{page.custom_domain}</dd>
+          </div>
+        )}
+      </dl>
+      <div>
+        <OpenPageLink page={page} />
+      </div>
+    </li>
+  );
+}
+
+/** /admin/status-pages: the workspace's status pages, and Add status page. */
+export function StatusPagesScreen() {
+  useBreadcrumb({ name: 'Admin', to: '/admin', crumbs: [{ label: 'Status pages' }] });
+  const api = useApi();
+  const list = useQuery(getStatusPagesQueryOptions(api));
+  const pages = list.data ?? [];
+  return (
+    <div className="flex flex-column gap-3">
+      <div className="flex flex-wrap align-items-center justify-content-between gap-2">
+        <h1 className="text-2xl font-semibold m-0">Status pages</h1>
+        <ButtonLink to={NEW_PAGE_PATH} icon="pi-plus" label="Add status page" />
+      </div>
+      {list.isPending ? (
+        <Spinner label="Loading status pages" />
+      ) : list.data === undefined ? (
+        <p className="m-0 p-error" role="alert">
+          Status pages could not be loaded
+        </p>
+      ) : pages.length === 0 ? (
+        <Card>
+          <div className="flex flex-column align-items-center gap-3 text-center">
+            <i className="pi pi-globe text-4xl text-primary" aria-hidden="true" />
+            <p className="m-0 font-semibold">No status pages yet</p>
+            <p className="m-0 text-700 beacon-status-admin-measure">{STATUS_PAGES_EMPTY}</p>
+          </div>
+        </Card>
+      ) : (
+        <ul className="list-none p-0 m-0 flex flex-column gap-3" aria-label="Status pages">
+          {pages.map((page) => (
+            <StatusPageItem key={page.handle} page={page} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function DeleteStatusPage({ page }: { page: StatusPage }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { enqueue } = useSnackbar();
+  const [open, setOpen] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => deleteStatusPage(api, page.handle),
+    onSuccess: () => {
+      setOpen(false);
+      enqueue(STATUS_PAGE_DELETED);
+      navigate(STATUS_PAGES_PATH);
+      forgetStatusPage(queryClient, page.handle);
+    },
+    // The dialog stays open for another try or Cancel.
+    onError: () => enqueue(STATUS_PAGE_DELETE_FAILED, 'error'),
+  });
+  return (
+    <Card title={<h2 className="text-xl font-semibold m-0">Delete status page</h2>}>
+      <p className="mt-0 text-700">
+        Visitors, feeds and badges of this page stop working at once, and its address is free again.
+      </p>
+      <ConfirmDelete
+        label="Delete status page"
+        question={`Are you sure you want to delete the status page ${page.title}?`}
+        open={open}
+        onOpenChange={setOpen}
+        pending={remove.isPending}
+        onDelete={() => remove.mutate()}
+      />
+    </Card>
+  );
+}
+
+const editorCrumbs = (label: string) => ({
+  name: 'Admin',
+  to: '/admin',
+  crumbs: [{ label: 'Status pages', to: STATUS_PAGES_PATH }, { label }],
+});
+
+function StatusPageEditor({ page }: { page: StatusPage | null }) {
+  return (
+    <div className="flex flex-column gap-3">
+      <div className="flex flex-wrap align-items-center justify-content-between gap-2">
+        <h1 className="text-2xl font-semibold m-0 beacon-status-admin-wrap">{page ? page.title : 'New status page'}</h1>
+        {page && <OpenPageLink page={page} />}
+      </div>
+      {/* After a save the page is the server's answer: the form starts afresh from it. */}
+      <StatusPageForm key={JSON.stringify(page)} page={page} />
+      {page && <DeleteStatusPage page={page} />}
+    </div>
+  );
+}
+
+function NewStatusPage() {
+  useBreadcrumb(editorCrumbs('New status page'));
+  return <StatusPageEditor page={null} />;
+}
+
+function ExistingStatusPage({ handle }: { handle: string }) {
+  const api = useApi();
+  const query = useQuery(getStatusPageQueryOptions(api, handle));
+  useBreadcrumb(editorCrumbs(query.data?.title ?? handle));
+  if (query.isPending) return <Spinner label="Loading status page" />;
+  if (!query.data) return <NotFound title="Status page not found" text="The status page was not found" />;
+  return <StatusPageEditor page={query.data} />;
+}
+
+/** /admin/status-pages/new and /admin/status-pages/{handle}: the form, and on a saved page its delete. */
+export function StatusPageScreen() {
+  const { page } = useParams();
+  return page ? <ExistingStatusPage key={page} handle={page} /> : <NewStatusPage />;
+}

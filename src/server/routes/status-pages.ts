@@ -1,0 +1,263 @@
+import { randomBytes } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { statusPageOperations, statusReadOperations } from '../../contract/operations/status-pages.js';
+import { COMPONENT_STATUS_LABELS } from '../../domain/status-pages.js';
+import type { ServerContext } from '../context.js';
+import { HttpError } from '../errors.js';
+import { acceptFormBodies } from '../http.js';
+import { routes } from '../operations.js';
+import { acceptsEncoding } from './web.js';
+import {
+  createStatusPage,
+  deleteStatusPage,
+  getStatusPage,
+  listStatusPages,
+  updateStatusPage,
+} from '../services/status-pages.js';
+import {
+  componentOf,
+  mayRead,
+  pageOfCustomDomain,
+  requireReader,
+  statusHistory,
+  statusNoticeOf,
+  statusTargetOf,
+  statusView,
+  summaryOf,
+  unlockPage,
+  type StatusTarget,
+} from '../services/status-view.js';
+import { renderAtomFeed } from '../status-render/atom.js';
+import { renderBadgeSvg, statusBadge, uptimeBadge } from '../status-render/badge-svg.js';
+import { renderLockedPageHtml, renderNoticePageHtml, renderStatusPageHtml } from '../status-render/page-html.js';
+
+/** Unlock attempts per address and minute: a password page is not a place to guess passwords. */
+const UNLOCK_PER_MINUTE = 10;
+
+/** Status pages: the admins' API, and what visitors and tools read (DESIGN.md 13). */
+export function statusPageRoutes(ctx: ServerContext) {
+  return async (app: FastifyInstance) => {
+    routes(ctx, app, statusPageOperations, {
+      listStatusPages: ({ caller }) => listStatusPages(ctx, caller),
+      createStatusPage: ({ caller, body }) => createStatusPage(ctx, caller, body),
+      getStatusPage: ({ caller, params }) => getStatusPage(ctx, caller, params.page),
+      updateStatusPage: ({ caller, params, body }) => updateStatusPage(ctx, caller, params.page, body),
+      deleteStatusPage: async ({ caller, params }) => {
+        await deleteStatusPage(ctx, caller, params.page);
+        return null;
+      },
+    });
+    const readable = async (request: FastifyRequest, handle: string) => {
+      const target = await statusTargetOf(ctx, request, handle);
+      await requireReader(ctx, request, target);
+      return target;
+    };
+    const { unlockStatusPage, ...reads } = statusReadOperations;
+    routes(ctx, app, reads, {
+      statusSummary: async ({ request, params, reply }) => {
+        const target = await readable(request, params.page);
+        void reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*');
+        return summaryOf(await statusView(ctx, target), target);
+      },
+      statusView: async ({ request, params, reply }) => {
+        const target = await readable(request, params.page);
+        void reply.header('cache-control', 'no-cache');
+        return statusView(ctx, target);
+      },
+      statusHistory: async ({ request, params, query }) =>
+        statusHistory(ctx, await readable(request, params.page), query),
+      statusShields: async ({ request, params, reply }) => {
+        const target = await readable(request, params.page);
+        const component = componentOf(await statusView(ctx, target), params.service);
+        void reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*');
+        return {
+          schemaVersion: 1 as const,
+          label: component.name,
+          message: COMPONENT_STATUS_LABELS[component.status].toLowerCase(),
+          color: SHIELDS_COLOR[component.status],
+        };
+      },
+    });
+    // The locked page's form posts without JavaScript too.
+    await app.register(async (forms) => {
+      acceptFormBodies(forms);
+      routes(
+        ctx,
+        forms,
+        { unlockStatusPage },
+        {
+          unlockStatusPage: async ({ request, params, body, reply }) => {
+            const target = await statusTargetOf(ctx, request, params.page);
+            const form = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
+            try {
+              await unlockPage(ctx, target, body.password, reply);
+            } catch (error) {
+              if (form && error instanceof HttpError) return sendLocked(reply, target, error.message, 401);
+              throw error;
+            }
+            return form ? reply.redirect(`${target.basePath || '/'}`, 303) : null;
+          },
+        },
+        { unlockStatusPage: { config: { rateLimit: { max: UNLOCK_PER_MINUTE, timeWindow: '1 minute' } } } },
+      );
+    });
+  };
+}
+
+const SHIELDS_COLOR = {
+  operational: 'brightgreen',
+  under_maintenance: 'blue',
+  degraded_performance: 'yellow',
+  partial_outage: 'orange',
+  major_outage: 'red',
+} as const;
+
+/** A document's CSP for a status page: its own inline style, its one inline script by nonce, nothing else. */
+function pageSecurity(reply: FastifyReply, nonce: string): void {
+  void reply.header(
+    'content-security-policy',
+    [
+      "default-src 'none'",
+      "style-src 'unsafe-inline'",
+      `script-src 'nonce-${nonce}'`,
+      "img-src 'self' https: data:",
+      "connect-src 'self'",
+      "form-action 'self'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+  );
+}
+
+/** An HTML document, compressed when the browser takes it (a page of bars is mostly repeated markup). */
+function sendHtml(reply: FastifyReply, html: string, status = 200): FastifyReply {
+  const accepted = reply.request.headers['accept-encoding'];
+  const coding = acceptsEncoding(accepted, 'br') ? 'br' : acceptsEncoding(accepted, 'gzip') ? 'gzip' : null;
+  void reply
+    .code(status)
+    .header('cache-control', 'no-cache')
+    .header('vary', 'cookie, accept-encoding')
+    .type('text/html; charset=utf-8');
+  if (!coding) return reply.send(html);
+  const body =
+    coding === 'br'
+      ? brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+      : gzipSync(html, { level: 6 });
+  return reply.header('content-encoding', coding).send(body);
+}
+
+function sendLocked(reply: FastifyReply, target: StatusTarget, error: string | undefined, status = 401) {
+  const nonce = randomBytes(16).toString('base64');
+  pageSecurity(reply, nonce);
+  const unlockUrl = `/api/status/${target.page.handle}/unlock`;
+  return sendHtml(reply, renderLockedPageHtml({ title: target.page.title, unlockUrl, error, nonce }), status);
+}
+
+/** The page's own paths below its base (`/`, `/incidents/:id`, feeds, badges); null when not one of them. */
+async function serveStatusPath(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: StatusTarget,
+  rest: string,
+): Promise<FastifyReply | null> {
+  const path = rest.split('?')[0]!.replace(/\/+$/, '');
+  const verdict = await mayRead(ctx, request, target);
+  if (verdict !== true) {
+    if (verdict === 'members') {
+      return sendHtml(
+        reply,
+        renderLockedPageHtml({
+          title: target.page.title,
+          unlockUrl: '',
+          error: 'Sign in to the workspace to read this page.',
+        }),
+        401,
+      );
+    }
+    return sendLocked(reply, target, undefined);
+  }
+  const view = await statusView(ctx, target);
+  const nonce = randomBytes(16).toString('base64');
+  const options = { basePath: target.basePath, nonce };
+  if (path === '') {
+    // The view is made again only when something it shows changed: its time names its content.
+    const etag = `W/"${Buffer.from(view.page.updated_at).toString('base64url')}"`;
+    void reply.header('etag', etag);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).header('cache-control', 'no-cache').send();
+    pageSecurity(reply, nonce);
+    return sendHtml(reply, renderStatusPageHtml(view, options));
+  }
+  const notice = path.match(/^\/incidents\/([A-Za-z0-9-]{1,64})$/);
+  if (notice) {
+    const found = await statusNoticeOf(ctx, target, view, notice[1]!);
+    pageSecurity(reply, nonce);
+    return sendHtml(reply, renderNoticePageHtml(view, found, options));
+  }
+  if (path === '/feed.atom') {
+    const notices = [...view.active, ...view.scheduled, ...view.recent];
+    return sendAtom(reply, view.page.url, `${view.page.url}/feed.atom`, view.page.title, view.page.updated_at, notices);
+  }
+  const feed = path.match(/^\/components\/([A-Za-z0-9-]{1,64})\/feed\.atom$/);
+  if (feed) {
+    const component = componentOf(view, feed[1]!);
+    const notices = [...view.active, ...view.scheduled, ...view.recent].filter((item) =>
+      item.components.includes(component.handle),
+    );
+    const self = `${view.page.url}/components/${component.handle}/feed.atom`;
+    return sendAtom(reply, view.page.url, self, `${view.page.title}: ${component.name}`, view.page.updated_at, notices);
+  }
+  const badge = path.match(/^\/badges\/([A-Za-z0-9-]{1,64})\.svg$/);
+  if (badge) {
+    const component = componentOf(view, badge[1]!);
+    const kind = (request.query as Record<string, unknown> | undefined)?.kind === 'uptime' ? 'uptime' : 'status';
+    const svg = renderBadgeSvg(kind === 'uptime' ? uptimeBadge(component, 90) : statusBadge(component));
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .type('image/svg+xml; charset=utf-8')
+      .send(svg);
+  }
+  return null;
+}
+
+function sendAtom(
+  reply: FastifyReply,
+  pageUrl: string,
+  selfUrl: string,
+  title: string,
+  updated: string,
+  notices: Parameters<typeof renderAtomFeed>[0]['notices'],
+) {
+  const xml = renderAtomFeed({ id: selfUrl, title, selfUrl, pageUrl, updated, notices });
+  return reply.header('cache-control', 'no-cache').type('application/atom+xml; charset=utf-8').send(xml);
+}
+
+/**
+ * The pages visitors open (outside /api): `/status/{page}...` on a workspace's host, and every path of a custom
+ * domain that names a page (its root is the page). Registered on the root app, before the web app.
+ */
+export function registerStatusDocuments(app: FastifyInstance, ctx: ServerContext): void {
+  app.get<{ Params: { page: string; '*': string } }>(
+    '/status/:page/*',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const target = await statusTargetOf(ctx, request, request.params.page);
+      const served = await serveStatusPath(ctx, request, reply, target, `/${request.params['*']}`);
+      return served ?? reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+    },
+  );
+  app.get<{ Params: { page: string } }>('/status/:page', { schema: { hide: true } }, async (request, reply) => {
+    const target = await statusTargetOf(ctx, request, request.params.page);
+    return (await serveStatusPath(ctx, request, reply, target, ''))!;
+  });
+  // A custom domain's host answers its page's paths before any other route does.
+  app.addHook('onRequest', async (request, reply) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url.startsWith('/api/')) return;
+    const target = await pageOfCustomDomain(ctx, request);
+    if (!target) return;
+    const served = await serveStatusPath(ctx, request, reply, target, request.url);
+    if (!served) await reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+  });
+}

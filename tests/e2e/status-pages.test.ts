@@ -1,0 +1,119 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiCall,
+  apiToken,
+  type Beacon,
+  horizontalOverflow,
+  launchChromium,
+  logIn,
+  screenshot,
+  SCREENSHOT_DIR,
+  seriousViolations,
+  startBeacon,
+} from './harness.js';
+
+/**
+ * Issue 27: an admin makes a status page in the app; a visitor reads it with no login, with JavaScript on or
+ * off, on a phone and a desktop, and reaches every day of the bars by keyboard.
+ */
+const OWNER = { email: 'owner@demo.beacon.test', password: 'Beacon-demo-1' };
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1366, height: 900 };
+
+let beacon: Beacon;
+let browser: Browser;
+let token: string;
+
+beforeAll(async () => {
+  beacon = await startBeacon();
+  await beacon.cli(['demo']);
+  browser = await launchChromium();
+  token = await apiToken(beacon, 'demo', OWNER.email, OWNER.password);
+});
+afterAll(async () => {
+  await browser?.close();
+  await beacon?.stop();
+});
+
+const url = (path: string) => `${beacon.origin('demo')}${path}`;
+
+describe('status pages', () => {
+  it('an admin adds a page with a group of services in the app', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await logIn(page, beacon, 'demo', OWNER.email, OWNER.password);
+    await page.goto(url('/admin/status-pages'));
+    await page.getByRole('link', { name: 'Add status page' }).first().click();
+    await page.getByLabel('Title').fill('Demo status');
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByLabel('Group name').fill('Shop');
+    await page.getByRole('button', { name: /Add service to/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Service').pressSequentially('check');
+    await page.getByRole('option', { name: /Checkout/ }).click();
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('button', { name: 'Create status page' }).click();
+    await page.waitForURL(/\/admin\/status-pages\/demo-status$/);
+    const saved = await apiCall(beacon, 'demo', 'GET', '/status-pages/demo-status', { token });
+    expect(saved.body).toMatchObject({ title: 'Demo status', groups: [{ name: 'Shop', services: ['checkout'] }] });
+    await screenshot(page, 'status-pages-admin');
+    await context.close();
+  });
+
+  it('reads the page with no login, complete with JavaScript off, at 390 px and 1366 px', async () => {
+    const added = await apiCall(beacon, 'demo', 'PATCH', '/status-pages/demo-status', {
+      token,
+      body: {
+        groups: [
+          { name: 'Shop', services: ['checkout', 'search'] },
+          { name: 'Platform', services: ['api-gateway', 'identity'] },
+        ],
+      },
+    });
+    expect(added.status).toBe(200);
+    for (const [viewport, name] of [
+      [PHONE, 'phone'],
+      [DESKTOP, 'desktop'],
+    ] as const) {
+      // The first answer alone: no script runs.
+      const off = await browser.newContext({ viewport, javaScriptEnabled: false });
+      const bare = await off.newPage();
+      const answer = await bare.goto(url('/status/demo-status'));
+      expect(answer?.status()).toBe(200);
+      await bare.getByRole('heading', { name: 'Demo status', level: 1 }).waitFor();
+      await bare.getByRole('heading', { name: 'Checkout' }).waitFor({ timeout: 10_000 });
+      await bare.getByRole('heading', { name: 'Platform' }).waitFor({ timeout: 10_000 });
+      // axe needs scripts: this photograph is only to look at (the same page with scripts is checked below).
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      await bare.screenshot({ path: join(SCREENSHOT_DIR, `status-page-${name}-no-js.png`), fullPage: true });
+      await off.close();
+      const on = await browser.newContext({ viewport });
+      const page = await on.newPage();
+      await page.goto(url('/status/demo-status'));
+      await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+      expect(await horizontalOverflow(page), name).toBeLessThanOrEqual(0);
+      await screenshot(page, `status-page-${name}`);
+      await on.close();
+    }
+  });
+
+  it('takes the keyboard through the bars, each day named, and is axe clean', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(url('/status/demo-status'));
+    const firstDay = page.locator('[aria-label*="uptime"], [aria-label*="no data"]').first();
+    await firstDay.waitFor();
+    await firstDay.focus();
+    const named = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    expect(named).toMatch(/^\w{3} \d{1,2}, \d{4}: (no data|\d+\.\d{2}% uptime)/);
+    await page.keyboard.press('Tab');
+    const next = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    expect(next).not.toBe(named);
+    expect(next).toMatch(/^\w{3} \d{1,2}, \d{4}: /);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+});

@@ -234,3 +234,44 @@ export const statusNoticeParams = z.strictObject({ page: pageHandle, id: line().
 export const shieldsEndpoint = z
   .object({ schemaVersion: z.literal(1), label: z.string(), message: z.string(), color: z.string() })
   .meta({ id: 'ShieldsEndpoint' });
+
+// ---- subscriptions ----
+
+/** DESIGN.md 13: an email (confirmed by a mailed link) or a signed webhook; some components or the whole page. */
+export const statusSubscribe = z.strictObject({
+  email: line().trim().max(254).email('An email address').optional(),
+  webhook_url: httpUrl().max(2000).optional(),
+  components: z.array(serviceHandle).max(500).optional(),
+  include_upstream: z.boolean().default(false),
+});
+export type StatusSubscribe = z.infer<typeof statusSubscribe>;
+
+export const statusSubscription = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['email', 'webhook']),
+    /** An email waits for its confirmation; a webhook is told at once. */
+    confirmed: z.boolean(),
+    /** The webhook's signing secret, answered once: `X-Beacon-Signature: t=...,v1=HMAC-SHA256(secret, t.body)`. */
+    secret: z.string().optional(),
+  })
+  .meta({ id: 'StatusSubscription' });
+
+/** A subscriber as the page's admins see it. */
+export const statusSubscriber = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['email', 'webhook']),
+    address: z.string(),
+    components: z.array(z.string()).nullable(),
+    include_upstream: z.boolean(),
+    confirmed: z.boolean(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'StatusSubscriber' });
+export type StatusSubscriber = z.infer<typeof statusSubscriber>;
+
+export const statusSubscriberParams = z.strictObject({ page: pageHandle, id: line().min(1).max(64) });
+
+/** The token of an unsubscribe link (one form post from the link's page, or a JSON call). */
+export const statusUnsubscribe = z.strictObject({ token: line().min(1).max(2000) });

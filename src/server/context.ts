@@ -28,6 +28,8 @@ export interface ServerContext {
   refreshChecks?: () => void;
   /** Set while this process runs the mail outbox job: sends mail just queued at once. */
   wakeMail?: () => void;
+  /** Set while this process runs the webhook outbox job: delivers status page webhooks just queued at once. */
+  wakeWebhooks?: () => void;
 }
 
 export function isoNow(ctx: Pick<ServerContext, 'now'>, offsetSeconds = 0): string {

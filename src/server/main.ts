@@ -9,6 +9,8 @@ import { demoTargetPorts, startDemoTarget } from './demo-target.js';
 import { startChatOutbox } from './jobs/chat-outbox.js';
 import { startEventRetention } from './jobs/event-retention.js';
 import { startMailOutbox } from './jobs/mail-outbox.js';
+import { startWebhookOutbox } from './jobs/webhook-outbox.js';
+import { statusWatchOf } from './services/status-live.js';
 import { startSharedRunner } from './jobs/shared-runner.js';
 import { bootstrapRegistrationLink } from './services/registration.js';
 
@@ -30,6 +32,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const mailOutbox = startMailOutbox(ctx);
   const eventRetention = startEventRetention(ctx);
   const chatOutbox = startChatOutbox(ctx);
+  const webhookOutbox = startWebhookOutbox(ctx);
   const demoTarget =
     config.demoTargetPort !== null ? await startDemoTarget(ctx, demoTargetPorts(config.demoTargetPort)) : undefined;
   const link = await bootstrapRegistrationLink(ctx);
@@ -49,6 +52,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       app.drain();
       // Event streams stay open until ended: end them, so their connections go now.
       ctx.live.closeStreams();
+      statusWatchOf(ctx).closeAll();
       await connectionsGone(app.server, config.drainMs);
       await app.close();
       // Before the database closes: probes in flight finish and their results are written.
@@ -57,6 +61,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await mailOutbox.stop();
       eventRetention.stop();
       await chatOutbox.stop();
+      await webhookOutbox.stop();
       await demoTarget?.close();
       await closeSharedAgents();
       await closeContext(ctx);

@@ -391,6 +391,8 @@ describe(`fuzzing every operation (${TEST_ENGINE})`, () => {
       const failures = [...fixed.failures, ...random.failures];
       expect(failures.slice(0, 20), `${failures.length} failures`).toEqual([]);
     },
-    Math.max(120_000, RUNS * 15_000),
+    // Every case snapshots the tables around it: about 7,000 requests on PostgreSQL take two minutes on a busy
+    // machine; the bound only stops a hang.
+    Math.max(300_000, RUNS * 37_500),
   );
 });

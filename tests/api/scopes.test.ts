@@ -40,6 +40,8 @@ const UNAUTHENTICATED = new Set([
   'GET /api/status/:page/history',
   'GET /api/status/:page/shields/:service.json',
   'POST /api/status/:page/unlock',
+  'POST /api/status/:page/subscriptions',
+  'POST /api/status/:page/unsubscribe',
   ...['', '/start', '/fail'].flatMap((suffix) => [
     `GET /api/heartbeats/:token${suffix}`,
     `POST /api/heartbeats/:token${suffix}`,

@@ -291,6 +291,28 @@ describe('what a visitor reads', () => {
   });
 });
 
+describe('subscribing', () => {
+  it('refuses a webhook into a private network, as checks are refused', async () => {
+    for (const webhook_url of [
+      'http://127.0.0.1:9/hook',
+      'http://10.0.0.8/hook',
+      'http://[::1]/hook',
+      'http://169.254.169.254/',
+    ]) {
+      const refused = await visit('/api/status/public/subscriptions', { method: 'POST', payload: { webhook_url } });
+      expect(refused.statusCode, webhook_url).toBe(400);
+      expect(json(refused)).toMatchObject({ errors: { webhook_url: [expect.any(String)] } });
+    }
+    const both = await visit('/api/status/public/subscriptions', {
+      method: 'POST',
+      payload: { email: 'a@example.com', webhook_url: 'https://example.com/hook' },
+    });
+    expect(both.statusCode).toBe(400);
+    const subscribers = json<unknown[]>(await call(admin, 'GET', '/api/status-pages/public/subscribers'));
+    expect(subscribers).toEqual([]);
+  });
+});
+
 describe('who may read', () => {
   it('never reaches another workspace through this host', async () => {
     expect((await visit('/status/public', { host: hostOf('elsewhere') })).statusCode).toBe(404);

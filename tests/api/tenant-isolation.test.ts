@@ -256,6 +256,12 @@ const SCOPED: Probe[] = [
     payload: () => ({ title: 'Pwned' }),
   },
   { method: 'DELETE', route: '/api/status-pages/:page', url: () => '/api/status-pages/public' },
+  { method: 'GET', route: '/api/status-pages/:page/subscribers', url: () => '/api/status-pages/public/subscribers' },
+  {
+    method: 'DELETE',
+    route: '/api/status-pages/:page/subscribers/:id',
+    url: () => '/api/status-pages/public/subscribers/x',
+  },
   // Feeds, notifications and the live stream.
   { method: 'GET', route: '/api/users/:username/feed', url: (b) => `/api/users/${b.owner.handle}/feed` },
   { method: 'GET', route: '/api/users/:username/public-feed', url: (b) => `/api/users/${b.owner.handle}/public-feed` },
@@ -508,6 +514,8 @@ const PUBLIC_ROUTES = [
   'GET /api/status/:page/history',
   'GET /api/status/:page/shields/:service.json',
   'POST /api/status/:page/unlock',
+  'POST /api/status/:page/subscriptions',
+  'POST /api/status/:page/unsubscribe',
   'GET /status/:page',
   'GET /status/:page/*',
   // The web app's pages and files (public; the app asks the API for everything else).

@@ -100,6 +100,28 @@ describe('status pages', () => {
     }
   });
 
+  it('shows a change of health within 5 s, without a reload', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(url('/status/demo-status'));
+    const identity = page.locator('#c-identity');
+    await identity.getByText('Operational', { exact: true }).waitFor();
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    const changed = await apiCall(beacon, 'demo', 'POST', '/services/identity/actions/change-health', {
+      token,
+      body: { health: 'critical' },
+    });
+    expect(changed.status).toBe(200);
+    await identity.getByText('Major outage', { exact: true }).waitFor({ timeout: 5000 });
+    expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await apiCall(beacon, 'demo', 'POST', '/services/identity/actions/change-health', {
+      token,
+      body: { health: 'good' },
+    });
+    await identity.getByText('Operational', { exact: true }).waitFor({ timeout: 5000 });
+    await context.close();
+  });
+
   it('takes the keyboard through the bars, each day named, and is axe clean', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();

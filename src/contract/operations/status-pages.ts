@@ -9,8 +9,13 @@ import {
   statusPageCreate,
   statusPageParams,
   statusPageUpdate,
+  statusSubscribe,
+  statusSubscriber,
+  statusSubscriberParams,
+  statusSubscription,
   statusSummary,
   statusUnlock,
+  statusUnsubscribe,
   statusView,
 } from '../status-pages.js';
 
@@ -58,6 +63,26 @@ export const statusPageOperations = defineOperations({
     body: statusPageUpdate,
     response: statusPage,
     errors: [400, 401, 403, 404, 409],
+  },
+  listStatusSubscribers: {
+    method: 'GET',
+    path: '/status-pages/:page/subscribers',
+    summary: "A status page's subscribers: emails and webhooks, confirmed or not (admins and owners)",
+    tags,
+    access: 'user',
+    params: statusPageParams,
+    response: z.array(statusSubscriber),
+    errors: [400, 401, 403, 404],
+  },
+  removeStatusSubscriber: {
+    method: 'DELETE',
+    path: '/status-pages/:page/subscribers/:id',
+    summary: 'Remove a subscriber of a status page (admins and owners)',
+    tags,
+    access: 'user',
+    params: statusSubscriberParams,
+    response: null,
+    errors: [400, 401, 403, 404],
   },
   deleteStatusPage: {
     method: 'DELETE',
@@ -118,6 +143,32 @@ export const statusReadOperations = defineOperations({
     params: statusComponentParams,
     response: shieldsEndpoint,
     errors: readerErrors,
+  },
+  subscribeToStatusPage: {
+    method: 'POST',
+    path: '/status/:page/subscriptions',
+    summary:
+      'Subscribe an email (a confirmation link is mailed) or a webhook (signed, told at once) to the whole page or ' +
+      'some components, optionally with what they depend on; rate-limited per address' +
+      readerNote,
+    tags,
+    access: 'public',
+    params: statusPageParams,
+    body: statusSubscribe,
+    response: statusSubscription,
+    status: 201,
+    errors: [400, 401, 404, 429],
+  },
+  unsubscribeFromStatusPage: {
+    method: 'POST',
+    path: '/status/:page/unsubscribe',
+    summary: "Unsubscribe with the token of a mail's unsubscribe link (no login, no password)",
+    tags,
+    access: 'public',
+    params: statusPageParams,
+    body: statusUnsubscribe,
+    response: null,
+    errors: [400, 404],
   },
   unlockStatusPage: {
     method: 'POST',

@@ -25,6 +25,7 @@ import { idempotencyKeysMigration } from './migrations/022-idempotency-keys.js';
 import { checkKindsMigration } from './migrations/023-check-kinds.js';
 import { failingChecksIndexMigration } from './migrations/024-failing-checks-index.js';
 import { statusPagesMigration } from './migrations/025-status-pages.js';
+import { statusSubscriptionsMigration } from './migrations/026-status-subscriptions.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -54,6 +55,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '023-check-kinds': checkKindsMigration(),
     '024-failing-checks-index': failingChecksIndexMigration(),
     '025-status-pages': statusPagesMigration(engine),
+    '026-status-subscriptions': statusSubscriptionsMigration(),
   };
 }
 

@@ -457,6 +457,46 @@ export interface StatusPagesTable {
 }
 export type StatusPageRow = Selectable<StatusPagesTable>;
 
+/** Someone told of a status page's notices: an email (once confirmed) or a signed webhook. */
+export interface StatusSubscriptionsTable {
+  id: string;
+  workspace_id: string;
+  page_id: string;
+  email: string | null;
+  webhook_url: string | null;
+  secret_sealed: string | null;
+  /** JSON array of service ids; null for the whole page. */
+  components: string | null;
+  include_upstream: number;
+  confirmed_at: string | null;
+  created_at: string;
+}
+export type StatusSubscriptionRow = Selectable<StatusSubscriptionsTable>;
+
+/** A webhook delivery to make (the outboxes' columns, outbox.ts). */
+export interface WebhookOutboxTable {
+  id: string;
+  workspace_id: string;
+  subscription_id: string;
+  url: string;
+  body: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+export type WebhookOutboxRow = Selectable<WebhookOutboxTable>;
+
+export interface StatusNotifiedTable {
+  subscription_id: string;
+  event_key: string;
+  created_at: string;
+}
+
 /** A service shown on a status page, in a named group; groups and services are ordered by `position`. */
 export interface StatusPageComponentsTable {
   page_id: string;
@@ -628,6 +668,9 @@ export interface Database {
   sso_providers: SsoProvidersTable;
   status_pages: StatusPagesTable;
   status_page_components: StatusPageComponentsTable;
+  status_subscriptions: StatusSubscriptionsTable;
+  status_notified: StatusNotifiedTable;
+  webhook_outbox: WebhookOutboxTable;
   billing_accounts: BillingAccountsTable;
   stripe_events: StripeEventsTable;
   saml_requests: SamlRequestsTable;

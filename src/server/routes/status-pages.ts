@@ -4,9 +4,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { statusPageOperations, statusReadOperations } from '../../contract/operations/status-pages.js';
 import { COMPONENT_STATUS_LABELS } from '../../domain/status-pages.js';
 import type { ServerContext } from '../context.js';
-import { HttpError } from '../errors.js';
+import { HttpError, notFound } from '../errors.js';
 import { acceptFormBodies } from '../http.js';
 import { routes } from '../operations.js';
+import { statusWatchOf } from '../services/status-live.js';
+import {
+  confirmSubscription,
+  listSubscribers,
+  removeSubscriber,
+  subscribe,
+  unsubscribe,
+} from '../services/status-subscriptions.js';
 import { acceptsEncoding } from './web.js';
 import {
   createStatusPage,
@@ -30,10 +38,17 @@ import {
 } from '../services/status-view.js';
 import { renderAtomFeed } from '../status-render/atom.js';
 import { renderBadgeSvg, statusBadge, uptimeBadge } from '../status-render/badge-svg.js';
-import { renderLockedPageHtml, renderNoticePageHtml, renderStatusPageHtml } from '../status-render/page-html.js';
+import {
+  renderLockedPageHtml,
+  renderMessagePageHtml,
+  renderNoticePageHtml,
+  renderStatusPageHtml,
+} from '../status-render/page-html.js';
 
 /** Unlock attempts per address and minute: a password page is not a place to guess passwords. */
 const UNLOCK_PER_MINUTE = 10;
+/** Subscriptions per address and minute: each may mail someone, so a page is not a way to spam. */
+const SUBSCRIBE_PER_MINUTE = 10;
 
 /** Status pages: the admins' API, and what visitors and tools read (DESIGN.md 13). */
 export function statusPageRoutes(ctx: ServerContext) {
@@ -47,13 +62,18 @@ export function statusPageRoutes(ctx: ServerContext) {
         await deleteStatusPage(ctx, caller, params.page);
         return null;
       },
+      listStatusSubscribers: ({ caller, params }) => listSubscribers(ctx, caller, params.page),
+      removeStatusSubscriber: async ({ caller, params }) => {
+        await removeSubscriber(ctx, caller, params.page, params.id);
+        return null;
+      },
     });
     const readable = async (request: FastifyRequest, handle: string) => {
       const target = await statusTargetOf(ctx, request, handle);
       await requireReader(ctx, request, target);
       return target;
     };
-    const { unlockStatusPage, ...reads } = statusReadOperations;
+    const { unlockStatusPage, unsubscribeFromStatusPage, subscribeToStatusPage, ...reads } = statusReadOperations;
     routes(ctx, app, reads, {
       statusSummary: async ({ request, params, reply }) => {
         const target = await readable(request, params.page);
@@ -85,8 +105,44 @@ export function statusPageRoutes(ctx: ServerContext) {
       routes(
         ctx,
         forms,
-        { unlockStatusPage },
+        { unlockStatusPage, unsubscribeFromStatusPage, subscribeToStatusPage },
         {
+          subscribeToStatusPage: async ({ request, params, body, reply }) => {
+            const target = await readable(request, params.page);
+            const form = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
+            let subscription;
+            try {
+              subscription = await subscribe(ctx, target, body);
+            } catch (error) {
+              if (!form || !(error instanceof HttpError)) throw error;
+              return sendHtml(reply, messagePage(target, 'Not subscribed', error.message), error.statusCode);
+            }
+            ctx.wakeMail?.();
+            if (!form) return subscription;
+            const message = `We mailed ${body.email ?? 'you'} a link: open it to start getting updates.`;
+            return sendHtml(reply.code(201), messagePage(target, 'Check your inbox', message), 201);
+          },
+          unsubscribeFromStatusPage: async ({ request, params, body, reply }) => {
+            const target = await statusTargetOf(ctx, request, params.page);
+            const removed = await unsubscribe(ctx, target, body.token);
+            const form = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
+            if (form) {
+              const message = removed
+                ? `You will get no more mail from ${target.page.title}.`
+                : 'This link is not valid, or you were already unsubscribed.';
+              return sendHtml(
+                reply,
+                renderMessagePageHtml({
+                  title: target.page.title,
+                  heading: removed ? 'Unsubscribed' : 'Nothing to unsubscribe',
+                  message,
+                  backUrl: target.basePath || '/',
+                }),
+              );
+            }
+            if (!removed) throw notFound('No such subscription');
+            return null;
+          },
           unlockStatusPage: async ({ request, params, body, reply }) => {
             const target = await statusTargetOf(ctx, request, params.page);
             const form = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
@@ -99,7 +155,10 @@ export function statusPageRoutes(ctx: ServerContext) {
             return form ? reply.redirect(`${target.basePath || '/'}`, 303) : null;
           },
         },
-        { unlockStatusPage: { config: { rateLimit: { max: UNLOCK_PER_MINUTE, timeWindow: '1 minute' } } } },
+        {
+          unlockStatusPage: { config: { rateLimit: { max: UNLOCK_PER_MINUTE, timeWindow: '1 minute' } } },
+          subscribeToStatusPage: { config: { rateLimit: { max: SUBSCRIBE_PER_MINUTE, timeWindow: '1 minute' } } },
+        },
       );
     });
   };
@@ -112,6 +171,10 @@ const SHIELDS_COLOR = {
   partial_outage: 'orange',
   major_outage: 'red',
 } as const;
+
+function messagePage(target: StatusTarget, heading: string, message: string): string {
+  return renderMessagePageHtml({ title: target.page.title, heading, message, backUrl: target.basePath || '/' });
+}
 
 /** A document's CSP for a status page: its own inline style, its one inline script by nonce, nothing else. */
 function pageSecurity(reply: FastifyReply, nonce: string): void {
@@ -163,6 +226,39 @@ async function serveStatusPath(
   rest: string,
 ): Promise<FastifyReply | null> {
   const path = rest.split('?')[0]!.replace(/\/+$/, '');
+  const token = new URLSearchParams(rest.split('?')[1] ?? '').get('token') ?? '';
+  // The links in mails carry their own token: no password or session needed.
+  if (path === '/subscriptions/confirm') {
+    const confirmed = token !== '' && (await confirmSubscription(ctx, target, token));
+    return sendHtml(
+      reply,
+      renderMessagePageHtml({
+        title: target.page.title,
+        heading: confirmed ? 'Subscription confirmed' : 'This link does not work',
+        message: confirmed
+          ? `You will be told by email when ${target.page.title} has news. Every mail has a link to stop.`
+          : 'The link is not valid or has expired. Subscribe again from the status page.',
+        backUrl: target.basePath || '/',
+      }),
+      confirmed ? 200 : 400,
+    );
+  }
+  if (path === '/unsubscribe') {
+    return sendHtml(
+      reply,
+      renderMessagePageHtml({
+        title: target.page.title,
+        heading: 'Unsubscribe',
+        message: `Stop getting mail about ${target.page.title}?`,
+        form: {
+          action: `/api/status/${target.page.handle}/unsubscribe`,
+          button: 'Unsubscribe',
+          fields: { token },
+        },
+        backUrl: target.basePath || '/',
+      }),
+    );
+  }
   const verdict = await mayRead(ctx, request, target);
   if (verdict !== true) {
     if (verdict === 'members') {
@@ -178,9 +274,19 @@ async function serveStatusPath(
     }
     return sendLocked(reply, target, undefined);
   }
+  if (path === '/events') {
+    reply.hijack();
+    statusWatchOf(ctx).open(target.workspace.id, reply.raw);
+    return reply;
+  }
   const view = await statusView(ctx, target);
   const nonce = randomBytes(16).toString('base64');
-  const options = { basePath: target.basePath, nonce };
+  const options = {
+    basePath: target.basePath,
+    nonce,
+    liveUrl: `${target.basePath}/events`,
+    subscribeUrl: `/api/status/${target.page.handle}/subscriptions`,
+  };
   if (path === '') {
     // The view is made again only when something it shows changed: its time names its content.
     const etag = `W/"${Buffer.from(view.page.updated_at).toString('base64url')}"`;
@@ -244,13 +350,19 @@ export function registerStatusDocuments(app: FastifyInstance, ctx: ServerContext
     { schema: { hide: true } },
     async (request, reply) => {
       const target = await statusTargetOf(ctx, request, request.params.page);
-      const served = await serveStatusPath(ctx, request, reply, target, `/${request.params['*']}`);
+      const query = request.url.includes('?') ? `?${request.url.split('?')[1]}` : '';
+      const served = await serveStatusPath(ctx, request, reply, target, `/${request.params['*']}${query}`);
       return served ?? reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
     },
   );
   app.get<{ Params: { page: string } }>('/status/:page', { schema: { hide: true } }, async (request, reply) => {
     const target = await statusTargetOf(ctx, request, request.params.page);
     return (await serveStatusPath(ctx, request, reply, target, ''))!;
+  });
+  // Open pages' streams would hold the server's close.
+  app.addHook('preClose', (done) => {
+    statusWatchOf(ctx).closeAll();
+    done();
   });
   // A custom domain's host answers its page's paths before any other route does.
   app.addHook('onRequest', async (request, reply) => {

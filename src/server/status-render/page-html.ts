@@ -28,6 +28,8 @@ export interface StatusPageOptions {
   locked?: false;
   /** The page's Server-Sent Events stream; when given, a small script refreshes <main> on each message. */
   liveUrl?: string;
+  /** Where the "Get updates by email" form posts (form-encoded `email`); no form without it. */
+  subscribeUrl?: string;
 }
 
 export interface LockedPageOptions {
@@ -493,6 +495,16 @@ export function renderStatusPageHtml(view: StatusView, options: StatusPageOption
         ? `<ul class="hs">${view.recent.map((n) => historyItem(view, n, basePath)).join('')}</ul>`
         : '<p>No recent incidents.</p>'),
   );
+  if (options.subscribeUrl) {
+    jump.push('<li><a href="#subscribe">Get updates</a></li>');
+    sections.push(
+      '<h2 id="subscribe">Get updates</h2>' +
+        `<form method="post" action="${h(options.subscribeUrl)}">` +
+        '<label for="se">Email</label> <input id="se" type="email" name="email" required autocomplete="email"> ' +
+        '<button type="submit">Subscribe</button></form>' +
+        '<p class="sm">We mail you a link to confirm. Every mail has a link to stop.</p>',
+    );
+  }
   const description = view.page.description.trim() ? `<p class="bd">${h(view.page.description)}</p>` : '';
   const main =
     `<h1>${h(view.page.title)}</h1>${description}${overall(view)}` +
@@ -541,5 +553,34 @@ export function renderLockedPageHtml(options: LockedPageOptions): string {
     `<input id="pw" type="password" name="password" required autocomplete="current-password" aria-describedby="ue"${invalid}>` +
     '<button type="submit">View status</button></form></main>' +
     `<script${nonce}>${script}</script></body></html>`
+  );
+}
+
+export interface MessagePageOptions {
+  /** The page's title, above the message. */
+  title: string;
+  heading: string;
+  message: string;
+  /** A one-button form (posting `fields`), e.g. to confirm an unsubscribe without a script. */
+  form?: { action: string; button: string; fields: Record<string, string> };
+  /** Where "Back to the status page" goes. */
+  backUrl?: string;
+}
+
+/** A short page that says one thing (a subscription confirmed, an unsubscribe to confirm or done). */
+export function renderMessagePageHtml(options: MessagePageOptions): string {
+  const form = options.form
+    ? `<form method="post" action="${h(options.form.action)}">` +
+      Object.entries(options.form.fields)
+        .map(([name, value]) => `<input type="hidden" name="${h(name)}" value="${h(value)}">`)
+        .join('') +
+      `<button type="submit">${h(options.form.button)}</button></form>`
+    : '';
+  const back = options.backUrl ? `<p><a href="${h(options.backUrl)}">Back to the status page</a></p>` : '';
+  return (
+    head(options.title, {}) +
+    '<body><a class="sk" href="#main">Skip to content</a>' +
+    `<main id="main" class="w" tabindex="-1"><h1>${h(options.heading)}</h1>` +
+    `<p>${h(options.message)}</p>${form}${back}</main></body></html>`
   );
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MailOutboxRow } from '../schema.js';
-import { claimDue, markFailed, markSent, nextDue } from './outbox.js';
+import { claimDue, markFailed, markSent, nextDue, pendingOutboxColumns } from './outbox.js';
 import type { Db } from './workspaces.js';
 
 /** A mail to queue: ready to send, or a password-reset request the job turns into one. */
@@ -23,14 +23,7 @@ export async function enqueueMail(db: Db, mail: QueuedMail): Promise<void> {
       recipient: mail.recipient,
       subject: mail.kind === 'mail' ? mail.subject : '',
       body: mail.kind === 'mail' ? mail.body : '',
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      lease_owner: null,
-      lease_until: null,
-      last_error: null,
-      created_at: now,
-      sent_at: null,
+      ...pendingOutboxColumns(now),
     })
     .execute();
 }

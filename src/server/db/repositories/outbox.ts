@@ -1,13 +1,31 @@
 import { isSqlite } from '../connect.js';
-import type { ChatOutboxRow, MailOutboxRow } from '../schema.js';
+import type { ChatOutboxRow, MailOutboxRow, WebhookOutboxRow } from '../schema.js';
 import type { Db } from './workspaces.js';
 
 /**
- * What the outboxes (mail, chat) share: rows `pending` until sent or given up, leased by one process at a time,
+ * What the outboxes (mail, chat, webhooks) share: rows `pending` until sent or given up, leased by one process at a time,
  * tried again at `next_attempt_at`. The tables have these columns alike; each keeps its own payload.
  */
-export type OutboxTable = 'mail_outbox' | 'chat_outbox';
-type RowOf<T extends OutboxTable> = T extends 'mail_outbox' ? MailOutboxRow : ChatOutboxRow;
+export type OutboxTable = 'mail_outbox' | 'chat_outbox' | 'webhook_outbox';
+type RowOf<T extends OutboxTable> = T extends 'mail_outbox'
+  ? MailOutboxRow
+  : T extends 'webhook_outbox'
+    ? WebhookOutboxRow
+    : ChatOutboxRow;
+
+/** The bookkeeping columns of a row just queued: pending, due at once, never tried. */
+export function pendingOutboxColumns(now: string) {
+  return {
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: now,
+    lease_owner: null,
+    lease_until: null,
+    last_error: null,
+    created_at: now,
+    sent_at: null,
+  };
+}
 
 /**
  * Leases up to `limit` due rows to `owner` until `until` and counts the attempt, in one statement. On

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { ChatOutboxRow, ServiceChannelsTable, SlackWorkspacesTable } from '../schema.js';
-import { claimDue, markFailed, markSent, nextDue } from './outbox.js';
+import { claimDue, markFailed, markSent, nextDue, pendingOutboxColumns } from './outbox.js';
 import type { Db } from './workspaces.js';
 
 // ---- linked Slack workspaces and people ----
@@ -157,14 +157,7 @@ export async function enqueueChatMessages(
         service_id: event.service_id,
         provider: channel.provider,
         channel_id: channel.channel_id,
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: now,
-        lease_owner: null,
-        lease_until: null,
-        last_error: null,
-        created_at: now,
-        sent_at: null,
+        ...pendingOutboxColumns(now),
         notice_id: event.notice_id,
         notice_seq: noticeSeq,
       })),

@@ -1,0 +1,116 @@
+/**
+ * The webhook outbox job (DESIGN.md 13): status page notices queued for webhook subscribers in the notice's
+ * transaction (services/status-subscriptions.ts) are POSTed here, signed `X-Beacon-Signature: t=...,v1=...`,
+ * retried with backoff until the receiver answers 2xx or the attempts run out. Deliveries go through the same
+ * guard as health checks (runner/guarded-agent.ts): a receiver that resolves into the operator's network is
+ * refused at every connect, unless private targets are allowed. At least once: a receiver should use the
+ * `X-Beacon-Delivery` id to drop a repeat.
+ */
+import { randomUUID } from 'node:crypto';
+import { Agent, request, type Dispatcher } from 'undici';
+import { createGuardedAgent } from '../../runner/guarded-agent.js';
+import type { ServerContext } from '../context.js';
+import { claimDue, markFailed, markSent, nextDue } from '../db/repositories/outbox.js';
+import type { WebhookOutboxRow } from '../db/schema.js';
+import { webhookSignature } from '../services/status-subscriptions.js';
+import { retryDelay, startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
+
+export interface WebhookOutboxOptions {
+  pollMs?: number;
+  leaseMs?: number;
+  batchSize?: number;
+  maxAttempts?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  timeoutMs?: number;
+}
+
+const HOUR_MS = 3_600_000;
+
+export function startWebhookOutbox(ctx: ServerContext, options: WebhookOutboxOptions = {}): OutboxLoop {
+  const pollMs = options.pollMs ?? 5000;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const batchSize = options.batchSize ?? 10;
+  const maxAttempts = options.maxAttempts ?? 8;
+  const retryBaseMs = options.retryBaseMs ?? 30_000;
+  const retryMaxMs = options.retryMaxMs ?? HOUR_MS;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const db = ctx.database.db;
+  const owner = randomUUID();
+  const log = ctx.logger.child({ job: 'webhook-outbox' });
+  const dispatcher: Dispatcher = ctx.config.allowPrivateTargets ? new Agent() : createGuardedAgent();
+
+  const post = async (row: WebhookOutboxRow): Promise<void> => {
+    const subscription = await db
+      .selectFrom('status_subscriptions')
+      .select(['secret_sealed'])
+      .where('id', '=', row.subscription_id)
+      .executeTakeFirst();
+    // Unsubscribed (or removed by an admin) since it was queued: nothing to tell.
+    if (!subscription?.secret_sealed) return;
+    const secret = ctx.secretBox.open(subscription.secret_sealed);
+    const response = await request(row.url, {
+      method: 'POST',
+      dispatcher,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Beacon-Webhooks/1',
+        'x-beacon-delivery': row.id,
+        'x-beacon-signature': webhookSignature(secret, row.body, Date.now()),
+      },
+      body: row.body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    await response.body.dump();
+    if (response.statusCode < 200 || response.statusCode >= 300) throw new Error(`answered ${response.statusCode}`);
+  };
+
+  const deliver = async (row: WebhookOutboxRow) => {
+    try {
+      await post(row);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const giveUp = row.attempts >= maxAttempts;
+      log.warn(
+        { deliveryId: row.id, attempt: row.attempts, maxAttempts, error: message },
+        giveUp ? 'webhook failed; giving up' : 'webhook failed; will retry',
+      );
+      const retryAt = Date.now() + retryDelay(row.attempts, retryBaseMs, retryMaxMs);
+      await markFailed(db, 'webhook_outbox', row.id, owner, {
+        error: message.slice(0, 1000),
+        retryAt: giveUp ? null : new Date(retryAt).toISOString(),
+      });
+      return;
+    }
+    await markSent(db, 'webhook_outbox', row.id, owner, new Date().toISOString());
+  };
+
+  const drain = async (isStopped: () => boolean) => {
+    for (;;) {
+      const now = Date.now();
+      const rows = await claimDue(db, 'webhook_outbox', {
+        owner,
+        now: new Date(now).toISOString(),
+        until: new Date(now + leaseMs).toISOString(),
+        limit: batchSize,
+      });
+      if (rows.length === 0) break;
+      for (const result of await Promise.allSettled(rows.map(deliver))) {
+        if (result.status === 'rejected') log.error({ err: result.reason }, 'could not record a webhook attempt');
+      }
+      if (isStopped()) return undefined;
+    }
+    return nextDue(db, 'webhook_outbox');
+  };
+
+  const loop = startOutboxLoop({ pollMs, log, drain });
+  ctx.wakeWebhooks = loop.wake;
+  return {
+    ...loop,
+    async stop() {
+      await loop.stop();
+      await dispatcher.close();
+    },
+  };
+}

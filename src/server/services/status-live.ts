@@ -1,0 +1,100 @@
+/**
+ * Status pages updated while open (DESIGN.md 13, issue 27): a visitor's page holds an event stream, and is told
+ * when anything the page shows changed, so it fetches itself again. What changed is read from the status
+ * versions (migration 025), which every process's writes bump: one indexed read per second per workspace that
+ * has open pages in this process, whatever the number of visitors, and a change shows within about a second.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ServerContext } from '../context.js';
+import { readStatusVersions } from '../db/repositories/status-pages.js';
+import { perContext } from '../per-context.js';
+
+/** How often a watched workspace's versions are read. */
+const WATCH_MS = 1000;
+/** A comment now and then keeps proxies from closing a quiet stream. */
+const HEARTBEAT_MS = 25_000;
+
+interface Watched {
+  streams: Set<ServerResponse>;
+  versions: string | null;
+  timer: NodeJS.Timeout;
+  reading: boolean;
+}
+
+export class StatusWatch {
+  readonly #watched = new Map<string, Watched>();
+  readonly #ctx: ServerContext;
+  readonly #heartbeat: NodeJS.Timeout;
+
+  constructor(ctx: ServerContext) {
+    this.#ctx = ctx;
+    this.#heartbeat = setInterval(() => this.#writeAll(': heartbeat\n\n'), HEARTBEAT_MS);
+    this.#heartbeat.unref();
+  }
+
+  /** Holds `response` open as an event stream told of every change of the workspace's status pages. */
+  open(workspaceId: string, response: ServerResponse): void {
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-store, no-transform',
+      connection: 'close',
+      'x-accel-buffering': 'no',
+    });
+    response.write('retry: 5000\n\n');
+    let watched = this.#watched.get(workspaceId);
+    if (!watched) {
+      const timer = setInterval(() => void this.#check(workspaceId), WATCH_MS);
+      timer.unref();
+      watched = { streams: new Set(), versions: null, timer, reading: false };
+      this.#watched.set(workspaceId, watched);
+      void this.#check(workspaceId);
+    }
+    watched.streams.add(response);
+    response.on('close', () => {
+      const current = this.#watched.get(workspaceId);
+      if (!current) return;
+      current.streams.delete(response);
+      if (current.streams.size === 0) {
+        clearInterval(current.timer);
+        this.#watched.delete(workspaceId);
+      }
+    });
+  }
+
+  /** Ends every stream (shutdown: an open stream would hold the server's close). */
+  closeAll(): void {
+    clearInterval(this.#heartbeat);
+    for (const watched of this.#watched.values()) {
+      clearInterval(watched.timer);
+      for (const stream of watched.streams) stream.end();
+    }
+    this.#watched.clear();
+  }
+
+  async #check(workspaceId: string): Promise<void> {
+    const watched = this.#watched.get(workspaceId);
+    if (!watched || watched.reading) return;
+    watched.reading = true;
+    try {
+      const versions = await readStatusVersions(this.#ctx.database.db, workspaceId);
+      const changed = watched.versions !== null && versions !== watched.versions;
+      watched.versions = versions;
+      if (changed) for (const stream of watched.streams) write(stream, 'data: changed\n\n');
+    } catch (error) {
+      // The database away: the next read tells of whatever changed meanwhile.
+      this.#ctx.logger.debug({ err: error }, 'could not read status versions');
+    } finally {
+      watched.reading = false;
+    }
+  }
+
+  #writeAll(text: string): void {
+    for (const watched of this.#watched.values()) for (const stream of watched.streams) write(stream, text);
+  }
+}
+
+function write(stream: ServerResponse, text: string): void {
+  if (!stream.writableEnded && !stream.destroyed) stream.write(text);
+}
+
+export const statusWatchOf = perContext((ctx) => new StatusWatch(ctx));

@@ -252,3 +252,10 @@ export function uptimeColor(uptime: number | null): string {
   if (uptime >= 90) return 'orange';
   return 'red';
 }
+
+/** Uptime over the last `count` days of bars that have data (each such day weighs the same); null when none has. */
+export function recentUptime(days: readonly StatusDay[], count: number): number | null {
+  const observed = days.slice(-count).flatMap((day) => (day.uptime === null ? [] : [day.uptime]));
+  if (observed.length === 0) return null;
+  return Math.round((observed.reduce((sum, uptime) => sum + uptime, 0) / observed.length) * 100) / 100;
+}

@@ -9,6 +9,7 @@ import { demoTargetPorts, startDemoTarget } from './demo-target.js';
 import { startChatOutbox } from './jobs/chat-outbox.js';
 import { startEventRetention } from './jobs/event-retention.js';
 import { startMailOutbox } from './jobs/mail-outbox.js';
+import { startMaintenanceReminders } from './jobs/maintenance-reminders.js';
 import { startWebhookOutbox } from './jobs/webhook-outbox.js';
 import { statusWatchOf } from './services/status-live.js';
 import { startSharedRunner } from './jobs/shared-runner.js';
@@ -33,6 +34,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const eventRetention = startEventRetention(ctx);
   const chatOutbox = startChatOutbox(ctx);
   const webhookOutbox = startWebhookOutbox(ctx);
+  const maintenanceReminders = startMaintenanceReminders(ctx);
   const demoTarget =
     config.demoTargetPort !== null ? await startDemoTarget(ctx, demoTargetPorts(config.demoTargetPort)) : undefined;
   const link = await bootstrapRegistrationLink(ctx);
@@ -62,6 +64,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       eventRetention.stop();
       await chatOutbox.stop();
       await webhookOutbox.stop();
+      maintenanceReminders.stop();
       await demoTarget?.close();
       await closeSharedAgents();
       await closeContext(ctx);

@@ -38,6 +38,9 @@ describe('migrations', () => {
         '021-catalogue-version',
         '022-idempotency-keys',
         '023-check-kinds',
+        '024-failing-checks-index',
+        '025-status-pages',
+        '026-status-subscriptions',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

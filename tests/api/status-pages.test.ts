@@ -283,6 +283,8 @@ describe('what a visitor reads', () => {
     const badge = await visit('/status/public/badges/checkout.svg');
     expect(badge.headers['content-type']).toContain('image/svg+xml');
     expect(badge.body).toMatch(/operational/i);
+    const uptime = await visit('/status/public/badges/checkout.svg?kind=uptime');
+    expect(uptime.body).toMatch(/\d+\.\d{2}% \(30d\)/);
     const shields = json(await visit('/api/status/public/shields/checkout.json'));
     expect(shields).toEqual({ schemaVersion: 1, label: 'Checkout', message: 'operational', color: 'brightgreen' });
     // A service the page does not show is never shown.

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxLoop } from '../../src/server/jobs/outbox-loop.js';
+import { startMaintenanceReminders } from '../../src/server/jobs/maintenance-reminders.js';
 import { startWebhookOutbox } from '../../src/server/jobs/webhook-outbox.js';
 import { createService, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
 import { linkIn } from '../support/mail-catcher.js';
@@ -231,5 +232,51 @@ describe('webhook subscriptions', () => {
     webhooks.wake();
     await webhooks.idle();
     expect(received).toHaveLength(2);
+  });
+});
+
+describe('maintenance windows', () => {
+  it('tells an hour before, at the start and at the end, each once', async () => {
+    const subscribed = await visit('/api/status/public/subscriptions', {
+      method: 'POST',
+      payload: { email: 'ops@example.com' },
+    });
+    expect(subscribed.statusCode).toBe(201);
+    const confirmation = await server.mail.waitFor('ops@example.com');
+    const link = linkIn(confirmation, /http\S+\/subscriptions\/confirm\?token=\S+/);
+    expect((await visit(`${link.pathname}${link.search}`)).statusCode).toBe(200);
+
+    const realNow = server.ctx.now;
+    const start = Date.now() + 30 * 60_000;
+    const created = await call(alice, 'POST', '/api/services/checkout/notices', {
+      type: 'maintenance',
+      title: 'Database upgrade',
+      message: 'Planned',
+      starts_at: new Date(start).toISOString(),
+      ends_at: new Date(start + 60 * 60_000).toISOString(),
+    });
+    expect(created.statusCode).toBe(201);
+    const reminders = startMaintenanceReminders(server.ctx, { pollMs: 3_600_000 });
+    const subjects = async () => {
+      await reminders.run();
+      await reminders.run();
+      await mailSettled();
+      return mailsTo('ops@example.com')
+        .map((mail) => mail.subject)
+        .filter((subject) => subject.includes('Database upgrade'));
+    };
+    try {
+      expect(await subjects()).toEqual([
+        '[Subs status] Maintenance: Database upgrade (scheduled)',
+        '[Subs status] Maintenance: Database upgrade (starts within the hour)',
+      ]);
+      server.ctx.now = () => new Date(start + 60_000);
+      expect((await subjects()).slice(2)).toEqual(['[Subs status] Maintenance: Database upgrade (starting now)']);
+      server.ctx.now = () => new Date(start + 61 * 60_000);
+      expect((await subjects()).slice(3)).toEqual(['[Subs status] Maintenance: Database upgrade (window over)']);
+    } finally {
+      server.ctx.now = realNow;
+      reminders.stop();
+    }
   });
 });

@@ -349,11 +349,12 @@ describe('pages in the browser', () => {
   it('downloads the service export as a zip from the settings', async () => {
     await page.goto(url(`/services/${SERVICE}/settings`));
     const card = page.locator('.p-card', { hasText: 'Export Service Pages' });
-    const [popup] = await Promise.all([
-      page.waitForEvent('popup'),
-      card.getByRole('button', { name: 'Export Pages' }).click(),
-    ]);
-    const download = await popup.waitForEvent('download');
+    // Listened for from the moment the window opens: the download may start before a later listener would.
+    const downloaded = new Promise<Download>((resolve) =>
+      page.context().once('page', (popup) => popup.once('download', resolve)),
+    );
+    await card.getByRole('button', { name: 'Export Pages' }).click();
+    const download = await downloaded;
     expect(download.suggestedFilename()).toBe(`${SERVICE}-pages.zip`);
     const file = await download.path();
     expect(readFileSync(file).subarray(0, 2).toString('latin1')).toBe('PK');

@@ -122,6 +122,27 @@ describe('status pages', () => {
     await context.close();
   });
 
+  it('a visitor subscribes from the page, and the admin sees them waiting for confirmation', async () => {
+    const visitor = await browser.newContext({ viewport: PHONE });
+    const page = await visitor.newPage();
+    await page.goto(url('/status/demo-status'));
+    await page.getByLabel('Email').fill('visitor@example.com');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+    await visitor.close();
+
+    const context = await browser.newContext({ viewport: PHONE });
+    const admin = await context.newPage();
+    await logIn(admin, beacon, 'demo', OWNER.email, OWNER.password);
+    await admin.goto(url('/admin/status-pages/demo-status'));
+    await admin.getByRole('heading', { name: 'Subscribers (1)' }).waitFor();
+    await admin.getByText('visitor@example.com').waitFor();
+    await admin.getByText('Waiting for confirmation').waitFor();
+    expect(await horizontalOverflow(admin)).toBeLessThanOrEqual(0);
+    await screenshot(admin, 'status-page-subscribers-phone');
+    await context.close();
+  });
+
   it('takes the keyboard through the bars, each day named, and is axe clean', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();

@@ -2,7 +2,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { BodyOf } from '../../contract/operation.js';
 import { statusPageOperations } from '../../contract/operations/status-pages.js';
-import type { StatusPage } from '../../contract/status-pages.js';
+import type { StatusPage, StatusSubscriber } from '../../contract/status-pages.js';
 import type { StatusPageAccess } from '../../domain/status-pages.js';
 import { ApiError, type ApiClient } from '../api/client.js';
 
@@ -13,6 +13,8 @@ export type StatusPageUpdateBody = BodyOf<(typeof statusPageOperations)['updateS
 export const statusPageKeys = {
   all: () => ['status-pages'] as const,
   one: (handle: string) => ['status-pages', 'page', handle] as const,
+  /** Under the page's key, so forgetting a deleted page forgets its subscribers too. */
+  subscribers: (handle: string) => ['status-pages', 'page', handle, 'subscribers'] as const,
 };
 
 export const STATUS_PAGES_PATH = '/admin/status-pages';
@@ -39,6 +41,15 @@ export function getStatusPageQueryOptions(api: ApiClient, handle: string) {
   });
 }
 
+/** Email addresses and webhook URLs of people outside the workspace: read fresh, never kept in Dexie. */
+export function getStatusSubscribersQueryOptions(api: ApiClient, handle: string) {
+  return queryOptions({
+    queryKey: statusPageKeys.subscribers(handle),
+    queryFn: () => api.call(statusPageOperations.listStatusSubscribers, { params: { page: handle } }),
+    meta: { persist: false },
+  });
+}
+
 export function createStatusPage(api: ApiClient, body: StatusPageCreateBody): Promise<StatusPage> {
   return api.call(statusPageOperations.createStatusPage, { body });
 }
@@ -49,6 +60,18 @@ export function updateStatusPage(api: ApiClient, handle: string, body: StatusPag
 
 export function deleteStatusPage(api: ApiClient, handle: string): Promise<null> {
   return api.call(statusPageOperations.deleteStatusPage, { params: { page: handle } });
+}
+
+export function removeStatusSubscriber(api: ApiClient, handle: string, id: string): Promise<null> {
+  return api.call(statusPageOperations.removeStatusSubscriber, { params: { page: handle, id } });
+}
+
+/** After a subscriber is removed: gone from the list at once, and the list reloads. */
+export function forgetStatusSubscriber(queryClient: QueryClient, handle: string, id: string): void {
+  queryClient.setQueryData(statusPageKeys.subscribers(handle), (list: StatusSubscriber[] | undefined) =>
+    list?.filter((subscriber) => subscriber.id !== id),
+  );
+  void queryClient.invalidateQueries({ queryKey: statusPageKeys.subscribers(handle), exact: true });
 }
 
 /** After a save: the page is the server's answer, and the list reloads. */

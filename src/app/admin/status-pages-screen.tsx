@@ -9,6 +9,7 @@ import { NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../shell/snackbars.js';
 import { StatusPageForm } from './status-page-form.js';
+import { StatusPageSubscribers } from './status-page-subscribers.js';
 import {
   ACCESS_LABELS,
   deleteStatusPage,
@@ -196,6 +197,7 @@ function StatusPageEditor({ page }: { page: StatusPage | null }) {
       </div>
       {/* After a save the page is the server's answer: the form starts afresh from it. */}
       <StatusPageForm key={JSON.stringify(page)} page={page} />
+      {page && <StatusPageSubscribers handle={page.handle} />}
       {page && <DeleteStatusPage page={page} />}
     </div>
   );

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { statusPageOperations, statusReadOperations } from '../../contract/operations/status-pages.js';
-import { COMPONENT_STATUS_LABELS } from '../../domain/status-pages.js';
+import { COMPONENT_STATUS_LABELS, recentUptime } from '../../domain/status-pages.js';
 import type { ServerContext } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
 import { acceptFormBodies } from '../http.js';
@@ -318,7 +318,11 @@ async function serveStatusPath(
   if (badge) {
     const component = componentOf(view, badge[1]!);
     const kind = (request.query as Record<string, unknown> | undefined)?.kind === 'uptime' ? 'uptime' : 'status';
-    const svg = renderBadgeSvg(kind === 'uptime' ? uptimeBadge(component, 90) : statusBadge(component));
+    const svg = renderBadgeSvg(
+      kind === 'uptime'
+        ? uptimeBadge({ name: component.name, uptime_90d: recentUptime(component.days, 30) }, 30)
+        : statusBadge(component),
+    );
     return reply
       .header('cache-control', 'no-cache')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")

@@ -160,7 +160,9 @@ export interface NoticeNews {
   /** Names the history entry (its time): with the notice, what is told once. */
   key: string;
   message: string;
-  event: 'notice.created' | 'notice.updated';
+  event: 'notice.created' | 'notice.updated' | 'maintenance.starting' | 'maintenance.started' | 'maintenance.ended';
+  /** What the subject says after the title (the notice's status when left out). */
+  headline?: string;
 }
 
 /**
@@ -224,7 +226,7 @@ export async function tellSubscribers(ctx: ServerContext, trx: Db, news: NoticeN
       await enqueueMail(trx, {
         kind: 'mail',
         recipient: subscription.email,
-        subject: `[${subscription.page_title}] ${kind}: ${notice.title} (${notice.status.replace('_', ' ')})`,
+        subject: `[${subscription.page_title}] ${kind}: ${notice.title} (${news.headline ?? notice.status.replace('_', ' ')})`,
         body:
           `${kind} on ${service.name}${upstream ? ' (which a component you follow depends on)' : ''}: ${notice.title}\n` +
           `Status: ${notice.status.replace('_', ' ')}\n\n${news.message}\n\nDetails: ${noticeUrl}\n\n` +

@@ -75,6 +75,8 @@ function statusPagesApi(pages: StatusPage[] = [], { fail = {} as Record<string, 
         server.set(created.handle, created);
         return { status: 201, body: created };
       }
+      if (/^\/api\/status-pages\/[^/]+\/subscribers$/.test(call.path) && call.method === 'GET')
+        return { status: 200, body: [] };
       const one = /^\/api\/status-pages\/([^/]+)$/.exec(call.path);
       if (one) {
         const found = server.get(decodeURIComponent(one[1]!));

@@ -22,7 +22,7 @@ const kind = appKindOf(window.location.hostname, config.baseDomain, config.signu
 // The session's first requests and the current screen's code start now, not once React has rendered.
 if (kind.kind === 'workspace') {
   startSession(kind.workspace);
-  preloadScreen(window.location.pathname);
+  preloadScreen(window.location.pathname, kind.workspace);
 }
 // Only the root and sign-up hosts show these: a workspace's pages do without their code.
 const RootApp = lazy(() => import('./root-app.js').then((module) => ({ default: module.RootApp })));

@@ -15,6 +15,8 @@ import {
   WhatsNewCard,
 } from './pages/index.js';
 import { overviewSection, ServiceScreen, settingsSection, tabsOf } from './services/index.js';
+import { scorecardsSection } from './scorecards/index.js';
+import { SloCard, SloSettingCard } from './slo/index.js';
 
 /** The service screens as the product has them: each section from the feature that owns it. */
 const SECTIONS = [
@@ -22,6 +24,7 @@ const SECTIONS = [
     LatestIncidentCard,
     WhatsNewCard,
     OverallHealthCard,
+    SloCard,
     DependenciesCard,
     RemoteDependenciesCard,
     DependentsCard,
@@ -33,11 +36,12 @@ const SECTIONS = [
   apiDocsSection,
   openApiSpecsSection,
   graphSection,
+  scorecardsSection,
   draftAnnouncementsSection,
   draftReleaseNotesSection,
   draftApiDocsSection,
   draftOpenApiSpecsSection,
-  settingsSection([ExportServicePagesCard]),
+  settingsSection([SloSettingCard, ExportServicePagesCard]),
 ];
 
 /** The side menu a viewer sees for a service. */

@@ -3,7 +3,7 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { matchRoutes, Navigate, Route, Routes } from 'react-router-dom';
 import type { ApiClient } from './api/client.js';
 import LoginScreen from './auth/login-screen.js';
-import { AuthProvider, useAuth } from './session/auth-context.js';
+import { AuthProvider, lastSeenHandle, useAuth } from './session/auth-context.js';
 import { FullPageSpinner, NotFound, Spinner } from './components/status-screens.js';
 import { LocalProvider, localCodeLoader } from './local/local-provider.js';
 import { LoginGuard } from './routing/login-guard.js';
@@ -58,6 +58,8 @@ const ServiceScreen = screen(['/services/:id/*'], () => import('./service-page.j
 const TeamsScreen = screen(['/teams'], () => import('./teams/teams-screen.js'));
 const CreateTeamScreen = screen(['/teams/new', '/teams/:id/teams/new'], () => import('./teams/create-team-screen.js'));
 const TeamScreen = screen(['/teams/:id/*'], () => import('./teams/team-screen.js'));
+const ScorecardsScreen = screen(['/scorecards'], () => import('./scorecards/scorecards-screen.js'));
+const ScorecardScreen = screen(['/scorecards/:handle'], () => import('./scorecards/scorecard-screen.js'));
 const AdminScreen = screen(['/admin', '/admin/*'], () => import('./admin/admin-screen.js'));
 const BillingScreen = screen(['/billing', '/billing/*'], () => import('./billing/billing-screen.js'));
 const SlackWorkspaceCallback = screen(
@@ -75,12 +77,19 @@ const ConnectSlackCallback = screen(
  * Starts downloading the code of the screen at `pathname` (and the shell and local layer around it) at once,
  * while the session is being resolved, rather than after it; React.lazy then finds the module loaded.
  */
-export function preloadScreen(pathname: string): void {
+export function preloadScreen(pathname: string, domain: string): void {
   const match = matchRoutes(screens, pathname)?.at(-1)?.route;
   if (match) void match.load();
   if (match?.inShell !== false) {
     void shell.preload();
-    localCode.load().catch(() => undefined);
+    // The local database of the user last seen here opens while the session's token is asked for: the screen's
+    // first query then reads what was last seen without waiting for IndexedDB to open (LocalProvider takes the
+    // same instance; should another user sign in, theirs opens then).
+    const handle = lastSeenHandle(domain);
+    localCode
+      .load()
+      .then((code) => handle && code.layer.openLocalDb(domain, handle))
+      .catch(() => undefined);
   }
 }
 
@@ -142,6 +151,8 @@ function MainArea() {
                     <Route path="/teams/:id/teams/new" element={<CreateTeamScreen />} />
                     <Route path="/teams/:id/services/new" element={<CreateServiceScreen />} />
                     <Route path="/teams/:id/*" element={<TeamScreen />} />
+                    <Route path="/scorecards" element={<ScorecardsScreen />} />
+                    <Route path="/scorecards/:handle" element={<ScorecardScreen />} />
                     <Route path="/admin/*" element={<AdminScreen />} />
                     <Route path="/billing/*" element={<BillingScreen />} />
                     <Route path="*" element={<NotFound />} />

@@ -5,6 +5,7 @@
  */
 import { healthLabel, type Health } from './catalogue.js';
 import type { NoticeType } from './notices.js';
+import { shortUtcDay } from './scorecards.js';
 
 /** Every kind of event, with the data it records (names, not ids, so the sentence outlives renames). */
 export interface EventData {
@@ -18,6 +19,12 @@ export interface EventData {
   'page.published': { page: string; type: string; title: string };
   'check.failing': { check: string; name: string };
   'check.recovered': { check: string; name: string };
+  /** A burn-rate alert of the service's SLO started firing (domain/slo.ts): once per crossing. */
+  'slo.burn_alert': { alert: 'fast' | 'slow'; target: number; window_days: number; burn_rate: number | null };
+  /** The service fell to a lower level of a scorecard (`to` null: below the lowest). */
+  'scorecard.level_dropped': { scorecard: string; from: string; to: string | null };
+  /** A passing rule on a date (a certificate, an error budget) will fail within a week. */
+  'scorecard.rule_will_fail': { scorecard: string; rule: string; fails_at: string };
   'team.created': Record<string, never>;
   'team.member_added': { user: string; name: string };
   'team.member_removed': { user: string; name: string };
@@ -84,6 +91,18 @@ export function eventTitle(type: string, data: Record<string, unknown>): string 
       return `Health check ${text('name')} is failing`;
     case 'check.recovered':
       return `Health check ${text('name')} recovered`;
+    case 'slo.burn_alert': {
+      const fast = data.alert === 'fast';
+      const rate =
+        typeof data.burn_rate === 'number' ? ` (${data.burn_rate}× over ${fast ? '1 hour' : '6 hours'})` : '';
+      return `SLO ${String(data.target)}% over ${String(data.window_days)} days: error budget burning ${fast ? 'fast' : 'steadily'}${rate}`;
+    }
+    case 'scorecard.level_dropped':
+      return `${text('scorecard')}: dropped from ${text('from')} to ${text('to') || 'no level'}`;
+    case 'scorecard.rule_will_fail': {
+      const day = Date.parse(text('fails_at'));
+      return `${text('scorecard')}: ${text('rule')} will fail${Number.isNaN(day) ? '' : ` on ${shortUtcDay(day)}`}`;
+    }
     case 'team.created':
       return 'Team created';
     case 'team.member_added':

@@ -33,6 +33,8 @@ import { registerStatusDocuments, statusPageRoutes } from './routes/status-pages
 import { registerWebApp } from './routes/web.js';
 import { runnerRoutes } from './routes/runners.js';
 import { dependencyRoutes } from './routes/dependencies.js';
+import { sloRoutes } from './routes/slo.js';
+import { scorecardRoutes } from './routes/scorecards.js';
 import { feedRoutes } from './routes/feeds.js';
 import { pageRoutes } from './routes/pages.js';
 import { slackRoutes } from './routes/slack.js';
@@ -217,6 +219,8 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       await api.register(clientRoutes(ctx));
       await api.register(runnerRoutes(ctx));
       await api.register(dependencyRoutes(ctx));
+      await api.register(sloRoutes(ctx));
+      await api.register(scorecardRoutes(ctx));
       await api.register(feedRoutes(ctx));
       await api.register(pageRoutes(ctx));
       await api.register(slackRoutes(ctx));

@@ -10,6 +10,8 @@ import { startChatOutbox } from './jobs/chat-outbox.js';
 import { startEventRetention } from './jobs/event-retention.js';
 import { startMailOutbox } from './jobs/mail-outbox.js';
 import { startMaintenanceReminders } from './jobs/maintenance-reminders.js';
+import { startSloAlerts } from './jobs/slo-alerts.js';
+import { startScorecardRefresh, startScorecardSweep } from './jobs/scorecard-sweep.js';
 import { startWebhookOutbox } from './jobs/webhook-outbox.js';
 import { statusWatchOf } from './services/status-live.js';
 import { startSharedRunner } from './jobs/shared-runner.js';
@@ -35,6 +37,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const chatOutbox = startChatOutbox(ctx);
   const webhookOutbox = startWebhookOutbox(ctx);
   const maintenanceReminders = startMaintenanceReminders(ctx);
+  const sloAlerts = startSloAlerts(ctx);
+  const scorecardSweep = startScorecardSweep(ctx);
+  const scorecardRefresh = startScorecardRefresh(ctx);
   const demoTarget =
     config.demoTargetPort !== null ? await startDemoTarget(ctx, demoTargetPorts(config.demoTargetPort)) : undefined;
   const link = await bootstrapRegistrationLink(ctx);
@@ -65,6 +70,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await chatOutbox.stop();
       await webhookOutbox.stop();
       maintenanceReminders.stop();
+      sloAlerts.stop();
+      scorecardSweep.stop();
+      scorecardRefresh.stop();
       await demoTarget?.close();
       await closeSharedAgents();
       await closeContext(ctx);

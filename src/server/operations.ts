@@ -58,10 +58,10 @@ export function routeScopeOf(operation: Operation): RouteScope | undefined {
   return operation.access === 'user' ? null : operation.access;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The JSON bytes of `value` as the route's serializer writes them (checked against the contract's schema). */
-function serialized(reply: FastifyReply, value: unknown): Buffer {
+export function serialized(reply: FastifyReply, value: unknown): Buffer {
   const out = reply.serialize(value);
   return typeof out === 'string' ? Buffer.from(out) : Buffer.from(out as Uint8Array);
 }

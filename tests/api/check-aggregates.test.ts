@@ -11,7 +11,7 @@ import { healthCheckResultRow, insertHealthCheckResults } from '../../src/server
 import { pruneCheckResults } from '../../src/server/jobs/result-retention.js';
 import { aggregatesOracle } from '../support/aggregates-oracle.js';
 import { createService, seedWorkspace } from '../support/fixtures.js';
-import { callAs, json, startTestServer, type Member, type TestServer } from '../support/server.js';
+import { atTime, callAs, json, startTestServer, type Member, type TestServer } from '../support/server.js';
 
 /**
  * Issue 18: aggregates are written with the results and equal what the raw results say, whatever batches
@@ -114,15 +114,7 @@ describe('health-check aggregates', () => {
     const rawUrl = `/api/health-checks/${check.id}/reports/health-check-results?from=${new Date(T0).toISOString()}&to=${new Date(T0 + SPAN).toISOString()}`;
     expect(json<unknown[]>(await callAs(server, alice, 'GET', rawUrl)).length).toBe(120);
 
-    const realNow = server.ctx.now;
-    const at = async (ms: number) => {
-      server.ctx.now = () => new Date(ms);
-      try {
-        return await pruneCheckResults(server.ctx);
-      } finally {
-        server.ctx.now = realNow;
-      }
-    };
+    const at = (ms: number) => atTime(server, ms, () => pruneCheckResults(server.ctx));
     // 48 hours after the last result: the raw results are gone, the aggregates answer as before.
     const pruned = await at(end + 49 * HOUR);
     expect(pruned.results).toBeGreaterThanOrEqual(120);

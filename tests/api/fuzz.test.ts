@@ -119,7 +119,30 @@ beforeAll(async () => {
     title: 'Public',
     groups: [{ name: 'All', services: [service.handle] }],
   });
+  await callAs(server, owner, 'POST', '/api/scorecards', {
+    handle: 'readiness',
+    name: 'Readiness',
+    levels: [{ key: 'bronze', name: 'Bronze' }],
+    rules: [
+      {
+        key: 'described',
+        name: 'Described',
+        level: 'bronze',
+        evaluator: 'field_set',
+        params: { field: 'description' },
+      },
+    ],
+  });
+  const exemption = json<{ id: string }>(
+    await callAs(server, owner, 'POST', '/api/scorecards/readiness/exemptions', {
+      service: service.handle,
+      rule: 'described',
+      reason: 'Fuzzed',
+      expires_at: '2099-01-01T00:00:00Z',
+    }),
+  );
   pools = {
+    scorecard: ['readiness', 'missing'],
     assetId: [assetId, 'missing'],
     team: [team.handle, team.id, 'missing'],
     handle: [team.handle, page.handle, 'free-handle'],
@@ -128,7 +151,7 @@ beforeAll(async () => {
     provider: ['slack', 'teams'],
     client: [client.handle, client.client_id, 'missing'],
     service: [service.handle, service.id, 'missing'],
-    id: [check.id, notice.id, page.id, 'missing'],
+    id: [check.id, notice.id, page.id, exemption.id, 'missing'],
     inviteId: [invite.id, 'missing'],
     username: [owner.handle, teamMember.handle, guest.handle, 'missing'],
     profile: [service.id, team.id, teamMember.id],

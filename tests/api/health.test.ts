@@ -4,6 +4,7 @@ import { addMember, createService, createTeam, seedWorkspace } from '../support/
 import {
   authHeaders,
   json,
+  atTime,
   startTestServer,
   type Member,
   type TestServer,
@@ -45,15 +46,7 @@ const DAY = 24 * HOUR;
 const midnight = (ms: number) => Math.floor(ms / DAY) * DAY;
 
 /** Runs `fn` with the server clock at `ms`. */
-async function at<T>(ms: number, fn: () => Promise<T>): Promise<T> {
-  const realNow = server.ctx.now;
-  server.ctx.now = () => new Date(ms);
-  try {
-    return await fn();
-  } finally {
-    server.ctx.now = realNow;
-  }
-}
+const at = <T>(ms: number, fn: () => Promise<T>) => atTime(server, ms, fn);
 
 const fullBody = {
   name: 'Checkout up',

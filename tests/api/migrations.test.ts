@@ -41,6 +41,8 @@ describe('migrations', () => {
         '024-failing-checks-index',
         '025-status-pages',
         '026-status-subscriptions',
+        '027-slos',
+        '028-scorecards',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -256,6 +256,8 @@ describe('maintenance windows', () => {
       ends_at: new Date(start + 60 * 60_000).toISOString(),
     });
     expect(created.statusCode).toBe(201);
+    // The window's own announcement goes out through the fan-out; wait for it so the reminder's order is fixed.
+    await mailSettled();
     const reminders = startMaintenanceReminders(server.ctx, { pollMs: 3_600_000 });
     const subjects = async () => {
       await reminders.run();

@@ -36,6 +36,7 @@ interface Fixture {
   clientHandle: string;
   runnerHandle: string;
   page: { id: string; handle: string };
+  exemptionId: string;
 }
 
 const svc = (b: Fixture) => `/api/services/${b.service.handle}`;
@@ -189,6 +190,16 @@ const SCOPED: Probe[] = [
   { method: 'GET', route: '/api/search-remotes/services', url: () => '/api/search-remotes/services' },
   { method: 'GET', route: '/api/services/:service/graph', url: (b) => `${svc(b)}/graph` },
   { method: 'GET', route: '/api/remotes', url: () => '/api/remotes' },
+  // A service's SLO.
+  { method: 'GET', route: '/api/services/:service/slo', url: (b) => `${svc(b)}/slo` },
+  {
+    method: 'PUT',
+    route: '/api/services/:service/slo',
+    url: (b) => `${svc(b)}/slo`,
+    payload: () => ({ target: 99, window_days: 7 }),
+  },
+  { method: 'DELETE', route: '/api/services/:service/slo', url: (b) => `${svc(b)}/slo` },
+  { method: 'GET', route: '/api/services/:service/slo/status', url: (b) => `${svc(b)}/slo/status` },
   // Slack: settings, linked workspaces, chat connect and service channels.
   { method: 'GET', route: '/api/slack/settings', url: () => '/api/slack/settings' },
   { method: 'GET', route: '/api/slack-workspaces', url: () => '/api/slack-workspaces' },
@@ -262,6 +273,41 @@ const SCOPED: Probe[] = [
     route: '/api/status-pages/:page/subscribers/:id',
     url: () => '/api/status-pages/public/subscribers/x',
   },
+  // Scorecards (admins define; members read).
+  { method: 'GET', route: '/api/scorecards', url: () => '/api/scorecards' },
+  {
+    method: 'POST',
+    route: '/api/scorecards',
+    url: () => '/api/scorecards',
+    payload: () => ({ handle: 'pwned', name: 'Pwned', levels: [{ key: 'l', name: 'L' }], rules: [] }),
+  },
+  { method: 'GET', route: '/api/scorecards/:scorecard', url: () => '/api/scorecards/readiness' },
+  {
+    method: 'PATCH',
+    route: '/api/scorecards/:scorecard',
+    url: () => '/api/scorecards/readiness',
+    payload: () => ({ name: 'Pwned' }),
+  },
+  { method: 'DELETE', route: '/api/scorecards/:scorecard', url: () => '/api/scorecards/readiness' },
+  { method: 'GET', route: '/api/scorecards/:scorecard/results', url: () => '/api/scorecards/readiness/results' },
+  { method: 'GET', route: '/api/scorecards/:scorecard/history', url: () => '/api/scorecards/readiness/history' },
+  {
+    method: 'POST',
+    route: '/api/scorecards/:scorecard/exemptions',
+    url: () => '/api/scorecards/readiness/exemptions',
+    payload: (b) => ({
+      service: b.service.handle,
+      rule: 'described',
+      reason: 'Pwned',
+      expires_at: '2099-01-01T00:00:00Z',
+    }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/scorecards/:scorecard/exemptions/:id',
+    url: (b) => `/api/scorecards/readiness/exemptions/${b.exemptionId}`,
+  },
+  { method: 'GET', route: '/api/services/:service/scorecards', url: (b) => `${svc(b)}/scorecards` },
   // Feeds, notifications and the live stream.
   { method: 'GET', route: '/api/users/:username/feed', url: (b) => `/api/users/${b.owner.handle}/feed` },
   { method: 'GET', route: '/api/users/:username/public-feed', url: (b) => `/api/users/${b.owner.handle}/public-feed` },
@@ -602,7 +648,33 @@ beforeAll(async () => {
     headers: authHeaders(bOwner),
     payload: { title: 'Bravo news', content: 'Only for bravo' },
   });
+  await server.app.inject({
+    method: 'POST',
+    url: '/api/scorecards',
+    headers: authHeaders(bOwner),
+    payload: {
+      handle: 'readiness',
+      name: 'Bravo readiness',
+      levels: [{ key: 'bronze', name: 'Bronze' }],
+      rules: [
+        {
+          key: 'described',
+          name: 'Described',
+          level: 'bronze',
+          evaluator: 'field_set',
+          params: { field: 'description' },
+        },
+      ],
+    },
+  });
+  const exemption = await server.app.inject({
+    method: 'POST',
+    url: '/api/scorecards/readiness/exemptions',
+    headers: authHeaders(bOwner),
+    payload: { service: 'gateway', rule: 'described', reason: 'Bravo only', expires_at: '2099-01-01T00:00:00Z' },
+  });
   b = {
+    exemptionId: json<{ id: string }>(exemption).id,
     page: json<{ id: string; handle: string }>(page),
     owner: bOwner,
     inviteId: json<{ id: string }>(invite).id,
@@ -691,6 +763,17 @@ describe('tenant isolation', () => {
       lock: 1,
       published_at: null,
     });
+    expect(await read('/api/scorecards')).toEqual([
+      expect.objectContaining({ handle: 'readiness', name: 'Bravo readiness' }),
+    ]);
+    expect(await read(`${svc(b)}/scorecards`)).toEqual([
+      expect.objectContaining({
+        level: 'bronze',
+        rules: [
+          expect.objectContaining({ state: 'exempt', exemption: expect.objectContaining({ id: b.exemptionId }) }),
+        ],
+      }),
+    ]);
   });
 
   it("A's own routes never reach B's records by id either", async () => {

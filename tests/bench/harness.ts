@@ -221,7 +221,7 @@ export async function registerAndLogIn(app: FastifyInstance, ctx: ServerContext,
 }
 
 /** The real response over the socket, as autocannon will see it (fetch would drop the Host header). */
-async function capture(port: number, path: string, headers: Record<string, string>) {
+export async function capture(port: number, path: string, headers: Record<string, string>) {
   const response = await new Promise<IncomingMessage>((resolve, reject) =>
     request({ host: '127.0.0.1', port, path, headers }, resolve).on('error', reject).end(),
   );

@@ -13,6 +13,7 @@ import {
   screenshot,
   seriousViolations,
   startBeacon,
+  settled,
 } from './harness.js';
 
 /**
@@ -70,12 +71,6 @@ async function open({ width = 1280, stripeJs = 'stub' }: { width?: number; strip
       : route.abort();
   });
   return { context, page, errors, stripeRequests };
-}
-
-/** Waits until the screen's content is there (no spinner in the main area). */
-async function settled(page: Page): Promise<void> {
-  await page.locator('main').first().waitFor();
-  await page.waitForFunction(() => !document.querySelector('main [role="progressbar"]'));
 }
 
 const card = (page: Page, title: string) =>

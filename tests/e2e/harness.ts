@@ -135,7 +135,50 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
   }
 }
 
-/** Saves a screenshot under test-results/screenshots (not committed) for a person to look at. */
+/**
+ * Waits until the app has stored a query in the user's local database (src/local/query-persister.ts), so what the
+ * page shows is there when it is reloaded offline. The write is asynchronous: a test that leaves the page with a
+ * full navigation the moment the data is on screen can abort it on a busy machine. With `extended`, any query
+ * whose key extends `queryKey` will do (a list's page, whatever its parameters).
+ */
+export async function waitUntilKept(
+  page: Page,
+  queryKey: readonly unknown[],
+  { extended = false }: { extended?: boolean } = {},
+): Promise<void> {
+  const exact = `q-${JSON.stringify(queryKey)}`;
+  const under = `${exact.slice(0, -1)},`;
+  await page.waitForFunction(
+    async ({ exact, under, extended }) => {
+      const key = extended ? IDBKeyRange.bound(under, `${under}\uffff`) : IDBKeyRange.only(exact);
+      const names = (await indexedDB.databases()).map((db) => db.name ?? '').filter((n) => n.startsWith('beacon-'));
+      for (const name of names) {
+        const found = await new Promise<boolean>((resolve) => {
+          const open = indexedDB.open(name);
+          open.onerror = () => resolve(false);
+          open.onsuccess = () => {
+            const db = open.result;
+            if (!db.objectStoreNames.contains('queries')) return resolve((db.close(), false));
+            const read = db.transaction('queries').objectStore('queries').count(key);
+            read.onsuccess = () => resolve((db.close(), read.result > 0));
+            read.onerror = () => resolve((db.close(), false));
+          };
+        });
+        if (found) return true;
+      }
+      return false;
+    },
+    { exact, under, extended },
+    { polling: 100 },
+  );
+}
+
+/** Waits until the screen's content is there (its main region, no spinner left in it). */
+export async function settled(page: Page): Promise<void> {
+  await page.locator('main').first().waitFor();
+  await page.waitForFunction(() => !document.querySelector('main [role="progressbar"]'));
+}
+
 /**
  * Saves a full-page screenshot to look at, and checks the screen with axe on the way: every screen a test
  * photographs is a screen users see, so none may have a serious or critical violation.

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Beacon,
@@ -9,6 +9,8 @@ import {
   seriousViolations,
   startBeacon,
   waitForServiceWorker,
+  waitUntilKept,
+  settled,
 } from './harness.js';
 
 /** The demo workspace's owner and a few of its records (src/server/services/demo.ts). */
@@ -45,12 +47,6 @@ async function openAt(width: number, height: number) {
   page.on('pageerror', (error) => errors.push(error.message));
   await logInAs(page, beacon, 'demo', OWNER.email, OWNER.password);
   return { context, page, errors };
-}
-
-/** Waits until the screen's content is there (not a spinner). */
-async function settled(page: Page): Promise<void> {
-  await page.locator('main').first().waitFor();
-  await page.waitForFunction(() => !document.querySelector('main [role="progressbar"]'));
 }
 
 describe('layout on a phone and on a desktop', () => {
@@ -104,14 +100,16 @@ describe('layout on a phone and on a desktop', () => {
 describe('reloading with the network cut', () => {
   it('shows the service, team and services list last seen with their last-synced note, and says what was never seen is not available offline', async () => {
     const { context, page } = await openAt(1280, 800);
+    // Each path, what it shows, and the query kept for it (the next full navigation must not cut its write short).
     const seen = [
-      ['/services/checkout', page.getByRole('heading', { name: 'Checkout' })],
-      ['/teams/payments', page.getByRole('heading', { name: 'Payments' })],
-      ['/services', page.getByRole('article', { name: 'Checkout' })],
+      ['/services/checkout', page.getByRole('heading', { name: 'Checkout' }), ['service', 'checkout']],
+      ['/teams/payments', page.getByRole('heading', { name: 'Payments' }), ['team', 'payments']],
+      ['/services', page.getByRole('article', { name: 'Checkout' }), ['services', 'search']],
     ] as const;
-    for (const [path, content] of seen) {
+    for (const [path, content, kept] of seen) {
       await page.goto(url(path));
       await content.first().waitFor();
+      await waitUntilKept(page, kept, { extended: path === '/services' });
     }
     // The app is installed for offline use once its service worker is active and controls the page (a page
     // opened before the worker activated is controlled from its next load).

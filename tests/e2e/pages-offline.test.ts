@@ -10,6 +10,7 @@ import {
   screenshot,
   startBeacon,
   waitForServiceWorker,
+  waitUntilKept,
 } from './harness.js';
 
 /**
@@ -101,6 +102,7 @@ describe('published pages offline', () => {
     const article = page.getByRole('article', { name: 'Atlas goes multi-region' });
     await article.locator('strong', { hasText: 'two' }).waitFor();
     await page.locator('pre code.hljs .hljs-keyword').first().waitFor();
+    await waitUntilKept(page, ['service', SERVICE, 'pages', 'announcements', 'page', announcement]);
     await page.goto(url(`/services/${SERVICE}/open-api-specs/${spec}`));
     await page.getByText('List atlas accounts').waitFor();
 

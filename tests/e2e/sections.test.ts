@@ -171,7 +171,7 @@ describe('sections on a desktop (1366 x 900)', () => {
     await page.goto(url(service!.path));
     const side = page.getByRole('navigation', { name: 'Service sections' });
     await service!.content.waitFor();
-    expect(await side.getByRole('link').count()).toBe(13);
+    expect(await side.getByRole('link').count()).toBe(14);
     expect(await side.getByRole('button').count()).toBe(0);
     expect(await side.getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBe('page');
     // Beside the content, not above it.

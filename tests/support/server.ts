@@ -47,6 +47,17 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   return server;
 }
 
+/** Runs `fn` with the server's clock at `ms` (epoch), and puts the real clock back whatever happens. */
+export async function atTime<T>(server: TestServer, ms: number, fn: () => Promise<T>): Promise<T> {
+  const realNow = server.ctx.now;
+  server.ctx.now = () => new Date(ms);
+  try {
+    return await fn();
+  } finally {
+    server.ctx.now = realNow;
+  }
+}
+
 export const hostOf = (domain: string) => `${domain}.localhost:8080`;
 
 export interface Member {

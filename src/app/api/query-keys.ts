@@ -43,6 +43,17 @@ export const keys = {
   ssoProvider: (handle: string) => ['sso-providers', handle] as const,
   ssoLoginOption: () => ['sso-login-option'] as const,
   serviceChannels: (handle: string) => ['service', handle, 'channels'] as const,
+  /** A service's SLO (prefix) and its status. */
+  serviceSlo: (handle: string) => ['service', handle, 'slo'] as const,
+  /** A service's results on the scorecards that apply to it. */
+  serviceScorecards: (handle: string) => ['service', handle, 'scorecards'] as const,
+  /** The scorecards (prefix), one scorecard, and a page of its results. */
+  scorecards: () => ['scorecards'] as const,
+  scorecard: (handle: string) => ['scorecards', handle] as const,
+  scorecardHistory: (handle: string, to: string) => ['scorecards', handle, 'history', to] as const,
+  scorecardResults: (handle: string, filter: { cursor: number; limit: number; level: string; team: string }) =>
+    ['scorecards', handle, 'results', filter] as const,
+  serviceSloStatus: (handle: string) => ['service', handle, 'slo', 'status'] as const,
 
   /** A service's published pages (prefix), a page of one section's list, and one published page. */
   servicePages: (service: string) => ['service', service, 'pages'] as const,

@@ -120,6 +120,12 @@ function readLastSeen(domain: string): LastSeen | null {
   }
 }
 
+/** The handle of the user last seen signed in to `domain` on this device (their local database's name), if any. */
+export function lastSeenHandle(domain: string): string | null {
+  const seen = readLastSeen(domain);
+  return seen?.user?.handle ?? seen?.username ?? null;
+}
+
 function writeLastSeen(domain: string, seen: LastSeen | null): void {
   try {
     if (seen) localStorage.setItem(`${LAST_SEEN_KEY}.${domain}`, JSON.stringify(seen));

@@ -24,6 +24,7 @@ dayjs.extend(relativeTime);
 const MAIN_NAV: ReadonlyArray<readonly [string, string]> = [
   ['/services', 'Services'],
   ['/teams', 'Teams'],
+  ['/scorecards', 'Scorecards'],
   ['/users', 'Users'],
 ];
 

@@ -6,6 +6,7 @@ import { useApi } from '../api/use-api.js';
 import { Spinner } from '../components/status-screens.js';
 import { ServiceHealthHistory, ViewHealthChecksButton } from '../health/index.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
+import { SloSummary } from '../slo/index.js';
 import { getTeamServicesQueryOptions, teamCrumbs } from './teams-api.js';
 
 /** The services whose health is shown: the first page of the largest size the API allows. */
@@ -13,7 +14,7 @@ const HEALTH_SERVICES_PAGE = { cursor: 0, limit: MAX_PAGE_SIZE };
 
 /**
  * The Health tab (spec/catalogue.md 2.3 and 7): the team's services, then each one's daily health; one card
- * per service with its name, uptime and daily bars, and a View HealthChecks button.
+ * per service with its name, uptime and daily bars, its SLO if it has one, and a View HealthChecks button.
  */
 export function TeamHealth({ team }: { team: Team }) {
   const api = useApi();
@@ -38,6 +39,7 @@ export function TeamHealth({ team }: { team: Team }) {
                 {service.name}
               </h3>
               <ServiceHealthHistory service={service} />
+              <SloSummary service={service} />
               <div>
                 <ViewHealthChecksButton service={service} />
               </div>

@@ -10,6 +10,7 @@ import { TeamHealth } from './team-health.js';
 import { TeamMembers } from './team-members.js';
 import { TeamOverview } from './team-overview.js';
 import { TeamRunnersPage } from './team-runners.js';
+import { TeamScorecardsPage } from './team-scorecards.js';
 import { TeamServices } from './team-services.js';
 import { TeamSettings } from './team-settings.js';
 import { TEAM_NOT_FOUND } from './teams-api.js';
@@ -23,13 +24,17 @@ interface TeamTab {
   path: string;
 }
 
-/** Spec catalogue 2.3: Overview, Health, Services, Members for everyone; Settings for team admins only. */
+/**
+ * Spec catalogue 2.3: Overview, Health, Services, Members for everyone; Settings for team admins only. Issue 28 adds
+ * Scorecards, the levels of the team's services.
+ */
 export function teamTabs(isAdmin: boolean): TeamTab[] {
   return [
     { label: 'Overview', path: '' },
     { label: 'Health', path: 'health' },
     { label: 'Services', path: 'services' },
     { label: 'Members', path: 'members' },
+    { label: 'Scorecards', path: 'scorecards' },
     ...(isAdmin ? [{ label: 'Settings', path: 'settings' }] : []),
   ];
 }
@@ -101,6 +106,7 @@ export default function TeamScreen() {
         <Route path="services" element={<TeamServices team={team} />} />
         <Route path="members" element={<TeamMembers team={team} />} />
         <Route path="runners" element={<TeamRunnersPage team={team} />} />
+        <Route path="scorecards" element={<TeamScorecardsPage team={team} />} />
         {team.is_admin && <Route path="settings" element={<TeamSettings team={team} onUpdated={replaceTeam} />} />}
         <Route path="*" element={<NotFound />} />
       </Routes>

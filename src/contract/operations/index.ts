@@ -13,8 +13,10 @@ import { pageOperations, sectionPageOperations } from './pages.js';
 import { passwordOperations } from './passwords.js';
 import { registrationOperations } from './registration.js';
 import { runnerOperations } from './runners.js';
+import { scorecardOperations } from './scorecards.js';
 import { serviceOperations } from './services.js';
 import { slackOperations } from './slack.js';
+import { sloOperations } from './slo.js';
 import { samlOperations, ssoProviderOperations } from './sso.js';
 import { sessionOperations } from './session.js';
 import { starOperations } from './stars.js';
@@ -47,8 +49,10 @@ export const allOperations: readonly Operation[] = [
   registrationOperations,
   remoteOperations,
   runnerOperations,
+  scorecardOperations,
   serviceOperations,
   slackOperations,
+  sloOperations,
   ssoProviderOperations,
   samlOperations,
   sessionOperations,

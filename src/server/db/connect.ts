@@ -93,7 +93,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
 
 /** A point read of committed rows, beside the Kysely connection: `get(sql, value)` gives the first column, if any. */
 export interface SideReader {
+  /** The first column of the first row. */
   get(text: string, value: string): unknown;
+  /** The first row, whole. */
+  row(text: string, values: readonly unknown[]): Record<string, unknown> | undefined;
   close(): void;
 }
 
@@ -115,13 +118,16 @@ function openSideReader(file: string, busyTimeoutMs = 5000): SideReader {
   sqlite.pragma('query_only = ON');
   sqlite.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   // The few version reads there are, prepared once each.
-  const statements = new Map<string, BetterSqlite.Statement>();
+  const plucked = new Map<string, BetterSqlite.Statement>();
+  const whole = new Map<string, BetterSqlite.Statement>();
+  const prepared = (kept: Map<string, BetterSqlite.Statement>, text: string, pluck: boolean) => {
+    let statement = kept.get(text);
+    if (!statement) kept.set(text, (statement = pluck ? sqlite.prepare(text).pluck() : sqlite.prepare(text)));
+    return statement;
+  };
   return {
-    get(text, value) {
-      let statement = statements.get(text);
-      if (!statement) statements.set(text, (statement = sqlite.prepare(text).pluck()));
-      return statement.get(value);
-    },
+    get: (text, value) => prepared(plucked, text, true).get(value),
+    row: (text, values) => prepared(whole, text, false).get(...values) as Record<string, unknown> | undefined,
     close: () => sqlite.close(),
   };
 }

@@ -26,6 +26,8 @@ import { checkKindsMigration } from './migrations/023-check-kinds.js';
 import { failingChecksIndexMigration } from './migrations/024-failing-checks-index.js';
 import { statusPagesMigration } from './migrations/025-status-pages.js';
 import { statusSubscriptionsMigration } from './migrations/026-status-subscriptions.js';
+import { slosMigration } from './migrations/027-slos.js';
+import { scorecardsMigration } from './migrations/028-scorecards.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -56,6 +58,8 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '024-failing-checks-index': failingChecksIndexMigration(),
     '025-status-pages': statusPagesMigration(engine),
     '026-status-subscriptions': statusSubscriptionsMigration(),
+    '027-slos': slosMigration(),
+    '028-scorecards': scorecardsMigration(engine),
   };
 }
 

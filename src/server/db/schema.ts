@@ -473,6 +473,88 @@ export interface StatusSubscriptionsTable {
 }
 export type StatusSubscriptionRow = Selectable<StatusSubscriptionsTable>;
 
+/** A service's SLO (DESIGN.md 14) and the burn-rate alerts firing at its last reading. */
+export interface ServiceSlosTable {
+  service_id: string;
+  workspace_id: string;
+  /** The target in thousandths of a percent: 99.9 % is 99,900. */
+  target_thousandths: number;
+  window_days: number;
+  fast_firing: number;
+  slow_firing: number;
+  created_at: string;
+  updated_at: string;
+}
+export type ServiceSloRow = Selectable<ServiceSlosTable>;
+
+/** A scorecard (DESIGN.md 14): levels, rules and applies-to as JSON (teams by id). */
+export interface ScorecardsTable {
+  id: string;
+  workspace_id: string;
+  handle: string;
+  name: string;
+  description: string;
+  applies_to: string;
+  levels: string;
+  rules: string;
+  /** Epoch ms every service was last evaluated at (bigint, a string from node-pg). */
+  evaluated_at: Generated<number | string>;
+  created_at: string;
+  updated_at: string;
+}
+export type ScorecardRow = Selectable<ScorecardsTable>;
+
+/** A service's current results on a scorecard; `rules` is JSON of the rule results. */
+export interface ScorecardResultsTable {
+  scorecard_id: string;
+  service_id: string;
+  workspace_id: string;
+  owner_team_id: string;
+  service_name: string;
+  /** 1 for an owner-only service. */
+  owner_only: number;
+  /** The reached level's position among the scorecard's levels; -1 when none is reached. */
+  level_rank: number;
+  score: number | null;
+  rules: string;
+  /** Epoch ms (bigint, a string from node-pg). */
+  evaluated_at: number | string;
+}
+export type ScorecardResultRow = Selectable<ScorecardResultsTable>;
+
+/** Results per scorecard, owner team, visibility and level, kept by triggers (migration 028). */
+export interface ScorecardCountsTable {
+  scorecard_id: string;
+  owner_team_id: string;
+  owner_only: number;
+  level_rank: number;
+  n: number;
+}
+
+/** Every change of a service's results, as it was from `at` (epoch ms). */
+export interface ScorecardResultChangesTable {
+  scorecard_id: string;
+  service_id: string;
+  workspace_id: string;
+  at: number | string;
+  level_rank: number;
+  score: number | null;
+  rules: string;
+}
+
+export interface ScorecardExemptionsTable {
+  id: string;
+  workspace_id: string;
+  scorecard_id: string;
+  service_id: string;
+  rule_key: string;
+  reason: string;
+  expires_at: string;
+  created_by: string;
+  created_at: string;
+}
+export type ScorecardExemptionRow = Selectable<ScorecardExemptionsTable>;
+
 /** A webhook delivery to make (the outboxes' columns, outbox.ts). */
 export interface WebhookOutboxTable {
   id: string;
@@ -670,6 +752,12 @@ export interface Database {
   status_page_components: StatusPageComponentsTable;
   status_subscriptions: StatusSubscriptionsTable;
   status_notified: StatusNotifiedTable;
+  service_slos: ServiceSlosTable;
+  scorecards: ScorecardsTable;
+  scorecard_results: ScorecardResultsTable;
+  scorecard_counts: ScorecardCountsTable;
+  scorecard_result_changes: ScorecardResultChangesTable;
+  scorecard_exemptions: ScorecardExemptionsTable;
   webhook_outbox: WebhookOutboxTable;
   billing_accounts: BillingAccountsTable;
   stripe_events: StripeEventsTable;

@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { dependencyOperations, remoteOperations } from '../../contract/operations/dependencies.js';
 import type { ServerContext } from '../context.js';
-import { routes } from '../operations.js';
-import type { GraphAnswer } from '../services/graph-cache.js';
+import { JSON_TYPE, routes } from '../operations.js';
 import {
   addDependency,
   addRemoteDependency,
@@ -16,24 +15,7 @@ import {
   searchRemoteServices,
   unlinkRemote,
 } from '../services/dependencies.js';
-import { acceptsEncoding } from './web.js';
-
-/**
- * A graph goes as the JSON bytes the cache holds (made once from the contract's ServiceGraph; nothing to serialise),
- * compressed when the client accepts it: a large graph shrinks about tenfold, and its twin is made once.
- */
-async function sendGraph(reply: FastifyReply, accepted: string | undefined, answer: GraphAnswer) {
-  void reply.header('vary', 'accept-encoding').type('application/json; charset=utf-8');
-  const coding = !answer.compressible
-    ? null
-    : acceptsEncoding(accepted, 'br')
-      ? 'br'
-      : acceptsEncoding(accepted, 'gzip')
-        ? 'gzip'
-        : null;
-  if (coding === null) return reply.send(answer.body);
-  return reply.header('content-encoding', coding).send(await answer.encoded(coding));
-}
+import { sendAnswer } from './web.js';
 
 export function dependencyRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) => {
@@ -52,12 +34,9 @@ export function dependencyRoutes(ctx: ServerContext) {
         return null;
       },
       searchRemoteServices: ({ caller, query }) => searchRemoteServices(ctx, caller, query.q),
-      getServiceGraph: async ({ caller, params, query, request, reply }) =>
-        sendGraph(
-          reply,
-          request.headers['accept-encoding'],
-          await getServiceGraph(ctx, caller, params.service, query.depth),
-        ),
+      getServiceGraph: async ({ caller, params, query, reply }) =>
+        // A graph goes as the JSON bytes the graph cache holds: a large one shrinks about tenfold compressed.
+        sendAnswer(reply, await getServiceGraph(ctx, caller, params.service, query.depth), JSON_TYPE),
     });
     routes(ctx, app, remoteOperations, {
       listRemotes: ({ caller }) => listRemotes(ctx, caller),

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { statusPageOperations, statusReadOperations } from '../../contract/operations/status-pages.js';
@@ -6,7 +6,7 @@ import { COMPONENT_STATUS_LABELS, recentUptime } from '../../domain/status-pages
 import type { ServerContext } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
 import { acceptFormBodies } from '../http.js';
-import { routes } from '../operations.js';
+import { JSON_TYPE, routes, serialized } from '../operations.js';
 import { statusWatchOf } from '../services/status-live.js';
 import {
   confirmSubscription,
@@ -15,7 +15,7 @@ import {
   subscribe,
   unsubscribe,
 } from '../services/status-subscriptions.js';
-import { acceptsEncoding } from './web.js';
+import { acceptsEncoding, sendAnswer } from './web.js';
 import {
   createStatusPage,
   deleteStatusPage,
@@ -25,25 +25,27 @@ import {
 } from '../services/status-pages.js';
 import {
   componentOf,
-  mayRead,
+  keptStatusAnswer,
   pageOfCustomDomain,
-  requireReader,
   statusHistory,
   statusNoticeOf,
   statusTargetOf,
   statusView,
   summaryOf,
-  unlockPage,
   type StatusTarget,
 } from '../services/status-view.js';
+import { mayRead, requireReader, unlockPage } from '../services/status-access.js';
 import { renderAtomFeed } from '../status-render/atom.js';
 import { renderBadgeSvg, statusBadge, uptimeBadge } from '../status-render/badge-svg.js';
 import {
   renderLockedPageHtml,
   renderMessagePageHtml,
   renderNoticePageHtml,
-  renderStatusPageHtml,
+  renderStatusPage,
+  liveScriptSource,
 } from '../status-render/page-html.js';
+
+const HTML_TYPE = 'text/html; charset=utf-8';
 
 /** Unlock attempts per address and minute: a password page is not a place to guess passwords. */
 const UNLOCK_PER_MINUTE = 10;
@@ -75,15 +77,22 @@ export function statusPageRoutes(ctx: ServerContext) {
     };
     const { unlockStatusPage, unsubscribeFromStatusPage, subscribeToStatusPage, ...reads } = statusReadOperations;
     routes(ctx, app, reads, {
+      // Made once per change of the page, serialised (and checked against the contract) then.
       statusSummary: async ({ request, params, reply }) => {
         const target = await readable(request, params.page);
+        const answer = await keptStatusAnswer(ctx, target, 'summary.json', async () =>
+          serialized(reply, summaryOf(await statusView(ctx, target), target)),
+        );
         void reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*');
-        return summaryOf(await statusView(ctx, target), target);
+        return sendAnswer(reply, answer, JSON_TYPE);
       },
       statusView: async ({ request, params, reply }) => {
         const target = await readable(request, params.page);
+        const answer = await keptStatusAnswer(ctx, target, 'view.json', async () =>
+          serialized(reply, await statusView(ctx, target)),
+        );
         void reply.header('cache-control', 'no-cache');
-        return statusView(ctx, target);
+        return sendAnswer(reply, answer, JSON_TYPE);
       },
       statusHistory: async ({ request, params, query }) =>
         statusHistory(ctx, await readable(request, params.page), query),
@@ -176,14 +185,21 @@ function messagePage(target: StatusTarget, heading: string, message: string): st
   return renderMessagePageHtml({ title: target.page.title, heading, message, backUrl: target.basePath || '/' });
 }
 
-/** A document's CSP for a status page: its own inline style, its one inline script by nonce, nothing else. */
-function pageSecurity(reply: FastifyReply, nonce: string): void {
+/**
+ * A document's CSP for a status page: its own inline style, its one inline script (`script`: by nonce, or by
+ * hash where the document is made once for every visitor), nothing else.
+ */
+function pageSecurity(reply: FastifyReply, script: { nonce: string } | { source: string }): void {
+  const allowed =
+    'nonce' in script
+      ? `'nonce-${script.nonce}'`
+      : `'sha256-${createHash('sha256').update(script.source).digest('base64')}'`;
   void reply.header(
     'content-security-policy',
     [
       "default-src 'none'",
       "style-src 'unsafe-inline'",
-      `script-src 'nonce-${nonce}'`,
+      `script-src ${allowed}`,
       "img-src 'self' https: data:",
       "connect-src 'self'",
       "form-action 'self'",
@@ -212,7 +228,7 @@ function sendHtml(reply: FastifyReply, html: string, status = 200): FastifyReply
 
 function sendLocked(reply: FastifyReply, target: StatusTarget, error: string | undefined, status = 401) {
   const nonce = randomBytes(16).toString('base64');
-  pageSecurity(reply, nonce);
+  pageSecurity(reply, { nonce });
   const unlockUrl = `/api/status/${target.page.handle}/unlock`;
   return sendHtml(reply, renderLockedPageHtml({ title: target.page.title, unlockUrl, error, nonce }), status);
 }
@@ -279,27 +295,29 @@ async function serveStatusPath(
     statusWatchOf(ctx).open(target.workspace.id, reply.raw);
     return reply;
   }
-  const view = await statusView(ctx, target);
-  const nonce = randomBytes(16).toString('base64');
   const options = {
     basePath: target.basePath,
-    nonce,
     liveUrl: `${target.basePath}/events`,
     subscribeUrl: `/api/status/${target.page.handle}/subscriptions`,
   };
   if (path === '') {
-    // The view is made again only when something it shows changed: its time names its content.
-    const etag = `W/"${Buffer.from(view.page.updated_at).toString('base64url')}"`;
-    void reply.header('etag', etag);
-    if (request.headers['if-none-match'] === etag) return reply.code(304).header('cache-control', 'no-cache').send();
-    pageSecurity(reply, nonce);
-    return sendHtml(reply, renderStatusPageHtml(view, options));
+    // The page is made once per change of what it shows, for every visitor: its versions name its content.
+    const etag = `W/"${createHash('sha1').update(target.versions).digest('base64url')}"`;
+    void reply.header('etag', etag).header('cache-control', 'no-cache');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    const answer = await keptStatusAnswer(ctx, target, 'page.html', async () =>
+      renderStatusPage(await statusView(ctx, target), options),
+    );
+    pageSecurity(reply, { source: liveScriptSource(options.liveUrl) });
+    return sendAnswer(reply, answer, HTML_TYPE, 'cookie, accept-encoding');
   }
+  const view = await statusView(ctx, target);
   const notice = path.match(/^\/incidents\/([A-Za-z0-9-]{1,64})$/);
   if (notice) {
     const found = await statusNoticeOf(ctx, target, view, notice[1]!);
-    pageSecurity(reply, nonce);
-    return sendHtml(reply, renderNoticePageHtml(view, found, options));
+    const nonce = randomBytes(16).toString('base64');
+    pageSecurity(reply, { nonce });
+    return sendHtml(reply, renderNoticePageHtml(view, found, { ...options, nonce }));
   }
   if (path === '/feed.atom') {
     const notices = [...view.active, ...view.scheduled, ...view.recent];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Answer } from '../answer-cache.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOfHost } from '../http.js';
 
@@ -21,6 +22,29 @@ export function acceptsEncoding(header: string | undefined, coding: string): boo
     const [name, ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
     return name === coding && !params.some((param) => /^q=0(\.0*)?$/.test(param));
   });
+}
+
+/**
+ * A kept answer as it is (made once; nothing to serialise), compressed when the client accepts it: its compressed
+ * twin is made once too, off the event loop.
+ */
+export async function sendAnswer(
+  reply: FastifyReply,
+  answer: Answer,
+  type: string,
+  vary = 'accept-encoding',
+): Promise<FastifyReply> {
+  const accepted = reply.request.headers['accept-encoding'];
+  void reply.header('vary', vary).type(type);
+  const coding = !answer.compressible
+    ? null
+    : acceptsEncoding(accepted, 'br')
+      ? 'br'
+      : acceptsEncoding(accepted, 'gzip')
+        ? 'gzip'
+        : null;
+  if (coding === null) return reply.send(answer.body);
+  return reply.header('content-encoding', coding).send(await answer.encoded(coding));
 }
 
 /**

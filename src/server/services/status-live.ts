@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { ServerContext } from '../context.js';
-import { readStatusVersions } from '../db/repositories/status-pages.js';
+import { probeWorkspace } from '../db/repositories/status-pages.js';
 import { perContext } from '../per-context.js';
 
 /** How often a watched workspace's versions are read. */
@@ -76,7 +76,8 @@ export class StatusWatch {
     if (!watched || watched.reading) return;
     watched.reading = true;
     try {
-      const versions = await readStatusVersions(this.#ctx.database.db, workspaceId);
+      // The versions a page is kept by (status-view.ts), read the same way; a workspace gone has none.
+      const versions = (await probeWorkspace(this.#ctx.database.db, workspaceId))?.versions ?? '';
       const changed = watched.versions !== null && versions !== watched.versions;
       watched.versions = versions;
       if (changed) for (const stream of watched.streams) write(stream, 'data: changed\n\n');

@@ -1,64 +1,55 @@
 /**
  * What visitors and tools read of a status page (DESIGN.md 13, issue 27): which page a request names (by the
- * workspace's host, or by a custom domain), whether it may read it (anyone, a password cookie, a session of the
- * workspace), and the page itself, computed once per change of anything it shows (the status versions of the
- * workspace and of the workspaces it links to, migration 025), never kept by a timer.
+ * workspace's host, or by a custom domain; who may read it is status-access.ts), and the page itself, made once per
+ * change of anything it shows (the status versions of the workspace and of the workspaces it links to, migration
+ * 025) with the documents made of it, never kept by a timer.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SignJWT, jwtVerify } from 'jose';
+import type { FastifyRequest } from 'fastify';
+import { Answer, FreshReads } from '../answer-cache.js';
+import { sideReaderOf } from '../db/connect.js';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import type { StatusComponent, StatusNotice, StatusSummary, StatusView } from '../../contract/status-pages.js';
 import { MS_PER_DAY, utcDate, utcDayStart } from '../../domain/health.js';
 import { isClosed } from '../../domain/notices.js';
 import { remoteNodeId } from '../../domain/graph.js';
-import {
-  componentStatusOf,
-  pageStatus,
-  statusDays,
-  upstreamImpacts,
-  uptimeOver,
-  type UpstreamNode,
-} from '../../domain/status-pages.js';
+import { componentStatusOf, pageStatus, upstreamImpacts, type UpstreamNode } from '../../domain/status-pages.js';
 import { workspaceLabelOf } from '../config.js';
 import type { ServerContext } from '../context.js';
 import { listRemoteDependencies } from '../db/repositories/dependencies.js';
 import { listNoticeHistory } from '../db/repositories/notices.js';
 import {
   findPageNotice,
-  findStatusPage,
-  findStatusPageByDomain,
+  findStatusPageById,
   listClosedNotices,
   listComponents,
   listOpenServices,
   listPageNotices,
   listWorkspaceEdges,
-  readStatusVersions,
+  probeStatusPage,
+  probeWorkspace,
+  type StatusPageProbe,
+  type WorkspaceProbe,
   type ComponentRow,
   type StatusNoticeRow,
 } from '../db/repositories/status-pages.js';
-import { findWorkspaceByDomain, findWorkspaceById } from '../db/repositories/workspaces.js';
+import { findWorkspaceById } from '../db/repositories/workspaces.js';
 import type { StatusPageRow, WorkspaceRow } from '../db/schema.js';
-import { notFound, unauthorized } from '../errors.js';
-import { SESSION_COOKIE } from '../http.js';
+import { notFound } from '../errors.js';
 import { perContext } from '../per-context.js';
-import { authenticateCookie } from './auth.js';
-import { recentDailyHealth } from './health.js';
-import { verifyPassword } from './secrets.js';
+import { STATUS_DAYS, StatusDays } from './status-days.js';
 import { STATUS_PAGE_NOT_FOUND, statusPageUrl } from './status-pages.js';
 
-/** Days of bars a page shows. */
-export const STATUS_DAYS = 90;
 /** Resolved notices listed on the page itself (the rest are in the history). */
 const RECENT_NOTICES = 20;
-/** How long an unlocked password page stays unlocked in a browser. */
-const UNLOCK_SECONDS = 30 * 86_400;
 
 export interface StatusTarget {
   workspace: WorkspaceRow;
   page: StatusPageRow;
   /** Where the page's own paths start: `/status/{page}` on the workspace's host, `` on its custom domain. */
   basePath: string;
+  /** What the page shows was read at: the status versions it depends on, and the UTC day. */
+  versions: string;
 }
 
 function hostOf(request: FastifyRequest): string {
@@ -67,15 +58,10 @@ function hostOf(request: FastifyRequest): string {
 
 /** The page a custom domain serves, if the request's host is one. */
 export async function pageOfCustomDomain(ctx: ServerContext, request: FastifyRequest): Promise<StatusTarget | null> {
-  const { db } = ctx.database;
   const host = hostOf(request);
   if (!host || host === ctx.config.baseDomain.toLowerCase()) return null;
   if (workspaceLabelOf(request.headers.host, ctx.config.baseDomain)) return null;
-  const page = await findStatusPageByDomain(db, host);
-  if (!page) return null;
-  const workspace = await findWorkspaceById(db, page.workspace_id);
-  if (!workspace || workspace.status === 'inactive') return null;
-  return { workspace, page, basePath: '' };
+  return targetOf(ctx, await probeOf(ctx, 'custom domain', [host]), '');
 }
 
 /**
@@ -87,87 +73,148 @@ export async function statusTargetOf(
   request: FastifyRequest,
   handle: string,
 ): Promise<StatusTarget> {
-  const { db } = ctx.database;
   const custom = await pageOfCustomDomain(ctx, request);
   if (custom) {
     if (custom.page.handle !== handle) throw notFound(STATUS_PAGE_NOT_FOUND);
     return custom;
   }
   const label = workspaceLabelOf(request.headers.host, ctx.config.baseDomain);
-  const workspace = label ? await findWorkspaceByDomain(db, label) : undefined;
-  if (!workspace || workspace.status === 'inactive') throw notFound(STATUS_PAGE_NOT_FOUND);
-  const page = await findStatusPage(db, workspace.id, handle);
-  if (!page) throw notFound(STATUS_PAGE_NOT_FOUND);
-  return { workspace, page, basePath: `/status/${page.handle}` };
+  const probe = label ? await probeOf(ctx, 'host', [label, handle]) : undefined;
+  const target = await targetOf(ctx, probe, `/status/${handle}`);
+  if (!target) throw notFound(STATUS_PAGE_NOT_FOUND);
+  return target;
 }
 
-// ---- who may read ----
+// ---- what is kept per page ----
 
-const unlockCookieName = (page: StatusPageRow) => `beacon_status_${page.id.replace(/-/g, '')}`;
+/** Pages found by host or domain, remembered with the versions they were found at. */
+const KNOWN_PAGES = 10_000;
 
-/** The unlock proof names the page and its password (a new password locks every browser out again). */
-const passwordMark = (page: StatusPageRow) => (page.password_hash ?? '').slice(-16);
+const knownPages = perContext(() => ({
+  pages: new Map<string, StatusPageProbe>(),
+  // Where the reads are not synchronous (PostgreSQL), requests that come in while one runs share the next.
+  workspaces: new FreshReads<WorkspaceProbe | undefined>(),
+}));
 
-/** Whether the request may read the page: true, or the reason it may not ('password' or 'members'). */
-export async function mayRead(
+/**
+ * Which page a request names, and the versions of what it shows. A page found once is read again by its
+ * workspace's id alone (a search by key), and looked for again only when its workspace's versions moved (a
+ * page renamed, moved to another domain, or deleted moves them) or its domain changed.
+ */
+async function probeOf(
   ctx: ServerContext,
-  request: FastifyRequest,
-  target: StatusTarget,
-): Promise<true | 'password' | 'members'> {
-  const { page, workspace } = target;
-  if (page.access === 'public') return true;
-  if (page.access === 'password') {
-    const token = request.cookies[unlockCookieName(page)];
-    if (!token) return 'password';
-    try {
-      const { payload } = await jwtVerify<{ page?: unknown; mark?: unknown }>(token, ctx.jwtKey, {
-        algorithms: ['HS256'],
-        currentDate: ctx.now(),
-      });
-      return payload.page === page.id && payload.mark === passwordMark(page) ? true : 'password';
-    } catch {
-      return 'password';
+  by: 'host' | 'custom domain',
+  values: readonly string[],
+): Promise<StatusPageProbe | undefined> {
+  const { db } = ctx.database;
+  const { pages, workspaces } = knownPages(ctx);
+  const key = `${by}\u0000${values.join('\u0000')}`;
+  const known = pages.get(key);
+  if (known) {
+    const read = () => probeWorkspace(db, known.workspace_id);
+    const workspace = sideReaderOf(db) ? await read() : await workspaces.read(known.workspace_id, read);
+    if (workspace && workspace.versions === known.versions && workspace.workspace_domain === known.workspace_domain) {
+      return { ...known, workspace_status: workspace.workspace_status };
     }
   }
-  try {
-    await authenticateCookie(ctx, workspace.domain, request.cookies[SESSION_COOKIE]);
-    return true;
-  } catch {
-    return 'members';
+  const found = await probeStatusPage(db, by, values);
+  pages.delete(key);
+  if (found) {
+    pages.set(key, found);
+    if (pages.size > KNOWN_PAGES) pages.delete(pages.keys().next().value!);
   }
+  return found;
 }
 
-/** 401 unless the request may read the page. */
-export async function requireReader(ctx: ServerContext, request: FastifyRequest, target: StatusTarget): Promise<void> {
-  const verdict = await mayRead(ctx, request, target);
-  if (verdict === 'password') throw unauthorized('This status page needs its password');
-  if (verdict === 'members') throw unauthorized('This status page is for members of the workspace: sign in');
+/** Pages kept per process (each with its view and documents); the least recently read goes first. */
+const KEPT_PAGES = 200;
+
+interface KeptPage {
+  versions: string;
+  target: Promise<StatusTarget | null>;
+  memo: PageMemo;
+  view?: Promise<StatusView>;
+  answers: Map<string, Promise<Answer>>;
 }
 
-/** Checks a password page's password and sets the cookie that unlocks it; 401 when it is wrong. */
-export async function unlockPage(
+const keptPages = perContext(() => new Map<string, KeptPage>());
+
+const keyOf = (pageId: string, basePath: string) => `${pageId}\u0000${basePath}`;
+
+/**
+ * The target a probe found, kept with all that is made of the page while the versions it read stay: a request
+ * for a page that did not change costs the probe's one read, and is answered from bytes made once.
+ */
+function targetOf(
+  ctx: ServerContext,
+  probe: StatusPageProbe | undefined,
+  basePath: string,
+): Promise<StatusTarget | null> | null {
+  if (!probe || probe.workspace_status === 'inactive') return null;
+  // The day's number, not its date: this runs on every request.
+  const versions = `${probe.versions};${Math.floor(ctx.now().getTime() / MS_PER_DAY)}`;
+  const pages = keptPages(ctx);
+  const key = keyOf(probe.page_id, basePath);
+  const held = pages.get(key);
+  if (held?.versions === versions) {
+    pages.delete(key);
+    pages.set(key, held);
+    return held.target;
+  }
+  const target = loadTarget(ctx, probe, basePath, versions);
+  const kept: KeptPage = { versions, target, memo: held?.memo ?? newMemo(), answers: new Map() };
+  pages.set(key, kept);
+  const drop = () => {
+    if (pages.get(key) === kept) pages.delete(key);
+  };
+  target.then((found) => found ?? drop(), drop);
+  for (const oldest of pages.keys()) {
+    if (pages.size <= KEPT_PAGES) break;
+    pages.delete(oldest);
+  }
+  return target;
+}
+
+async function loadTarget(
+  ctx: ServerContext,
+  probe: StatusPageProbe,
+  basePath: string,
+  versions: string,
+): Promise<StatusTarget | null> {
+  const { db } = ctx.database;
+  const [workspace, page] = await Promise.all([
+    findWorkspaceById(db, probe.workspace_id),
+    findStatusPageById(db, probe.page_id),
+  ]);
+  if (!workspace || workspace.status === 'inactive' || !page || page.workspace_id !== workspace.id) return null;
+  return { workspace, page, basePath, versions };
+}
+
+/** The kept entry of the target's page at the target's versions, if it is still the one kept. */
+function keptOf(ctx: ServerContext, target: StatusTarget): KeptPage | undefined {
+  const held = keptPages(ctx).get(keyOf(target.page.id, target.basePath));
+  return held?.versions === target.versions ? held : undefined;
+}
+
+/**
+ * A document made of the page at the target's versions (`name` says which: the HTML, the summary), made once
+ * and kept with the page, its compressed twins made once on first demand.
+ */
+export function keptStatusAnswer(
   ctx: ServerContext,
   target: StatusTarget,
-  password: string,
-  reply: FastifyReply,
-): Promise<void> {
-  const { page } = target;
-  if (page.access !== 'password' || !page.password_hash || !(await verifyPassword(page.password_hash, password))) {
-    throw unauthorized('The password is not right');
+  name: string,
+  make: () => Promise<Buffer>,
+): Promise<Answer> {
+  const kept = keptOf(ctx, target);
+  const held = kept?.answers.get(name);
+  if (held) return held;
+  const answer = make().then((body) => new Answer(body));
+  if (kept) {
+    kept.answers.set(name, answer);
+    answer.catch(() => kept.answers.delete(name));
   }
-  const issuedAt = Math.floor(ctx.now().getTime() / 1000);
-  const token = await new SignJWT({ page: page.id, mark: passwordMark(page) })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + UNLOCK_SECONDS)
-    .sign(ctx.jwtKey);
-  void reply.setCookie(unlockCookieName(page), token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: ctx.config.publicUrl.protocol === 'https:',
-    maxAge: UNLOCK_SECONDS,
-  });
+  return answer;
 }
 
 // ---- the page ----
@@ -177,45 +224,50 @@ export function postmortemHtml(markdown: string): string {
   return micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
 }
 
-interface Kept {
-  versions: string;
-  view: Promise<StatusView>;
-}
-const keptViews = perContext(() => new Map<string, Kept>());
-
 /**
- * The page as it renders, kept per page while the status versions of its workspace (and linked ones) are the
- * ones it was made at, and made at most once per day boundary (bars move at midnight UTC).
+ * The page as it renders, made once per change of anything it shows (the status versions of its workspace and of
+ * those it links to) and once per UTC day (bars move at midnight), never kept by a timer.
  */
-export async function statusView(ctx: ServerContext, target: StatusTarget): Promise<StatusView> {
-  const versions = `${await readStatusVersions(ctx.database.db, target.workspace.id)};${utcDate(ctx.now().getTime())}`;
-  const kept = keptViews(ctx);
-  const key = `${target.page.id}\u0000${target.basePath}`;
-  const hit = kept.get(key);
-  if (hit && hit.versions === versions) return hit.view;
-  const view = makeView(ctx, target);
-  kept.set(key, { versions, view });
-  view.catch(() => kept.delete(key));
-  return view;
+export function statusView(ctx: ServerContext, target: StatusTarget): Promise<StatusView> {
+  const kept = keptOf(ctx, target);
+  if (!kept) return makeView(ctx, target, newMemo());
+  kept.view ??= makeView(ctx, target, kept.memo);
+  kept.view.catch(() => {
+    if (kept.view) kept.view = undefined;
+  });
+  return kept.view;
 }
 
 function pageUrlOf(ctx: ServerContext, target: StatusTarget): string {
   return statusPageUrl(ctx, target.workspace, target.page);
 }
 
-async function makeView(ctx: ServerContext, target: StatusTarget): Promise<StatusView> {
+/**
+ * What a page's view is made again from on each change: the days of bars (status-days.ts), and each component as
+ * last made with what it was made of, to be given again (the same object) when none of that changed, so the
+ * renderer's HTML of it is used again too (status-render/page-html.ts).
+ */
+interface PageMemo {
+  days: StatusDays;
+  components: Map<string, { made: string; component: StatusComponent }>;
+}
+
+const newMemo = (): PageMemo => ({ days: new StatusDays(), components: new Map() });
+
+async function makeView(ctx: ServerContext, target: StatusTarget, memo: PageMemo): Promise<StatusView> {
   const { db } = ctx.database;
   const { workspace, page } = target;
   const now = ctx.now().getTime();
   const components = await listComponents(db, workspace.id, [page.id]);
   const serviceIds = components.map((component) => component.service_id);
   const since = new Date(utcDayStart(utcDate(now)) - (STATUS_DAYS - 1) * MS_PER_DAY).toISOString();
-  const [notices, reports, upstream] = await Promise.all([
+  const [notices, bars, upstream] = await Promise.all([
     listPageNotices(db, workspace.id, serviceIds, since),
-    Promise.all(
-      components.map((component) =>
-        recentDailyHealth(ctx, workspace.id, { id: component.service_id, created_at: component.created_at }, now),
-      ),
+    memo.days.bars(
+      ctx,
+      workspace.id,
+      components.map((component) => ({ id: component.service_id, created_at: component.created_at })),
+      now,
     ),
     page.show_upstream ? upstreamGraph(ctx, workspace.id) : Promise.resolve(null),
   ]);
@@ -227,26 +279,44 @@ async function makeView(ctx: ServerContext, target: StatusTarget): Promise<Statu
       noticesByService.set(handle, [...(noticesByService.get(handle) ?? []), notice]);
     }
   }
-  const viewComponents: StatusComponent[] = components.map((component, index) => {
-    const report = reports[index]!;
-    const createdAt = Date.parse(component.created_at);
-    const span = { now, createdAt, count: STATUS_DAYS };
+  const made = new Map<string, { made: string; component: StatusComponent }>();
+  const viewComponents: StatusComponent[] = components.map((component) => {
+    const { past, today, uptime } = bars.get(component.service_id)!;
     const own = noticesByService.get(component.handle) ?? [];
-    return {
+    const affected = upstream ? upstreamImpacts(component.handle, upstream, page.upstream_depth) : [];
+    const of = JSON.stringify([
+      component.name,
+      component.group_name,
+      component.health,
+      component.created_at,
+      uptime,
+      today,
+      own.map((notice) => [notice.id, notice.updated_at, notice.title, notice.open]),
+      affected,
+    ]);
+    const previous = memo.components.get(component.handle);
+    if (previous?.made === of) {
+      made.set(component.handle, previous);
+      return previous.component;
+    }
+    const viewComponent: StatusComponent = {
       handle: component.handle,
       name: component.name,
       group: component.group_name,
       status: componentStatusOf(component.health),
-      uptime_90d: uptimeOver(report, span),
-      days: statusDays(report, span).map((day) => ({
+      uptime_90d: uptime,
+      days: [...past, ...(today ? [today] : [])].map((day) => ({
         ...day,
         notices: own
           .filter((notice) => coversDay(notice, day.date, now))
           .map((notice) => ({ id: notice.id, type: notice.type, title: notice.title })),
       })),
-      affected_by: upstream ? upstreamImpacts(component.handle, upstream, page.upstream_depth) : [],
+      affected_by: affected,
     };
+    made.set(component.handle, { made: of, component: viewComponent });
+    return viewComponent;
   });
+  memo.components = made;
   const active = statusNotices.filter(
     (notice) => notice.open && (notice.type === 'incident' || notice.status !== 'scheduled'),
   );

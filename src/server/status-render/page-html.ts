@@ -289,7 +289,22 @@ function dayItem(day: StatusComponent['days'][number]): string {
   return `<li tabindex=0 class=${STATUS_CLASS[day.status]} aria-label="${h(label)}">`;
 }
 
-function componentItem(component: StatusComponent, level: 3 | 4): string {
+/**
+ * A component's HTML, kept with it: a page's view gives again the very component object whose content did not
+ * change (services/status-view.ts), and a page of 500 components is 45,000 bars.
+ */
+const renderedItems = { 3: new WeakMap<StatusComponent, Buffer>(), 4: new WeakMap<StatusComponent, Buffer>() };
+
+function componentItem(component: StatusComponent, level: 3 | 4): Buffer {
+  let html = renderedItems[level].get(component);
+  if (html === undefined) {
+    html = Buffer.from(renderComponentItem(component, level));
+    renderedItems[level].set(component, html);
+  }
+  return html;
+}
+
+function renderComponentItem(component: StatusComponent, level: 3 | 4): string {
   const status = component.status;
   const uptime = component.uptime_90d === null ? 'No data' : `${percent(component.uptime_90d)} uptime`;
   const affected = component.affected_by.length
@@ -326,14 +341,17 @@ function componentGroups(components: readonly StatusComponent[]): { name: string
   return [...groups].map(([name, list]) => ({ name, components: list }));
 }
 
-function componentsSection(view: StatusView): string {
-  if (view.components.length === 0) return '<h2 id="components">Components</h2><p>No components are listed yet.</p>';
-  const parts = componentGroups(view.components).map(({ name, components }) =>
-    name.trim()
-      ? `<h3>${h(name)}</h3><ul class="cs">${components.map((c) => componentItem(c, 4)).join('')}</ul>`
-      : `<ul class="cs">${components.map((c) => componentItem(c, 3)).join('')}</ul>`,
-  );
-  return `<h2 id="components">Components</h2>${parts.join('')}`;
+/** The components' part of the page: bytes, most of them each component's, kept with it. */
+function componentsSection(view: StatusView): Chunk[] {
+  if (view.components.length === 0) return ['<h2 id="components">Components</h2><p>No components are listed yet.</p>'];
+  const chunks: Chunk[] = ['<h2 id="components">Components</h2>'];
+  for (const { name, components } of componentGroups(view.components)) {
+    const level = name.trim() ? 4 : 3;
+    chunks.push(level === 4 ? `<h3>${h(name)}</h3><ul class="cs">` : '<ul class="cs">');
+    for (const component of components) chunks.push(componentItem(component, level));
+    chunks.push('</ul>');
+  }
+  return chunks;
 }
 
 function componentNames(view: StatusView, notice: StatusNotice): string {
@@ -419,11 +437,12 @@ function pageHeader(view: StatusView, basePath: string): string {
   );
 }
 
-function liveScript(liveUrl: string, nonce: string | undefined): string {
+/** The live page's one script, as it goes in the page (its CSP names it by hash: the page is made once). */
+export function liveScriptSource(liveUrl: string): string {
   // Replaces <main> with the same page fetched again on each stream message, or every 30 s while the stream is
   // down; keeps focus (same id, else the same position among focusable elements) and open <details>, and says a
   // change of the overall line in a polite live region. Escape hides the hover and focus details (WCAG 1.4.13).
-  const script =
+  return (
     `(()=>{const u=${scriptLiteral(liveUrl)},q='a[href],button,input,summary,[tabindex]',R=document.documentElement;` +
     'let busy=0,again=0,timer=0;' +
     'const text=(m)=>{const e=m.querySelector(".ovd");return e?e.textContent:""};' +
@@ -440,26 +459,36 @@ function liveScript(liveUrl: string, nonce: string | undefined): string {
     "if(typeof EventSource==='function'){const s=new EventSource(u);s.onmessage=refresh;s.onerror=poll;" +
     's.onopen=()=>{if(timer){clearInterval(timer);timer=0;refresh()}}}else poll();' +
     "addEventListener('keydown',(e)=>{if(e.key==='Escape')R.classList.add('hx')});" +
-    "addEventListener('focusin',()=>R.classList.remove('hx'));addEventListener('mouseover',()=>R.classList.remove('hx'))})();";
-  return `<script${nonce ? ` nonce="${h(nonce)}"` : ''}>${script}</script>`;
+    "addEventListener('focusin',()=>R.classList.remove('hx'));addEventListener('mouseover',()=>R.classList.remove('hx'))})();"
+  );
 }
+
+function liveScript(liveUrl: string, nonce: string | undefined): string {
+  return `<script${nonce ? ` nonce="${h(nonce)}"` : ''}>${liveScriptSource(liveUrl)}</script>`;
+}
+
+/** A document in pieces: text, and bytes kept from an earlier document. */
+type Chunk = string | Buffer;
 
 function shell(
   view: StatusView,
   title: string,
-  main: string,
+  main: Chunk | Chunk[],
   options: StatusPageOptions,
   extra: { description?: string } = {},
-): string {
+): Buffer {
   const live = options.liveUrl !== undefined && options.liveUrl !== '';
-  return (
+  const chunks: Chunk[] = [
     head(title, { basePath: options.basePath, nonce: options.nonce, description: extra.description }) +
-    `<body><a class="sk" href="#main">Skip to content</a>${SPRITE}${pageHeader(view, options.basePath)}` +
-    `<main id="main" class="w" tabindex="-1">${main}</main>` +
-    `<footer class="w"><p>${h(view.page.title)} · <a href="${h(`${options.basePath}/feed.atom`)}">Subscribe via Atom</a> · Times in UTC</p></footer>` +
-    (live ? `<div id="lv" class="sr" aria-live="polite"></div>${liveScript(options.liveUrl!, options.nonce)}` : '') +
-    '</body></html>'
-  );
+      `<body><a class="sk" href="#main">Skip to content</a>${SPRITE}${pageHeader(view, options.basePath)}` +
+      '<main id="main" class="w" tabindex="-1">',
+    ...(Array.isArray(main) ? main : [main]),
+    '</main>' +
+      `<footer class="w"><p>${h(view.page.title)} · <a href="${h(`${options.basePath}/feed.atom`)}">Subscribe via Atom</a> · Times in UTC</p></footer>` +
+      (live ? `<div id="lv" class="sr" aria-live="polite"></div>${liveScript(options.liveUrl!, options.nonce)}` : '') +
+      '</body></html>',
+  ];
+  return Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)));
 }
 
 function overall(view: StatusView): string {
@@ -472,9 +501,14 @@ function overall(view: StatusView): string {
 
 /** The whole status page (`GET /status/{page}`), complete without scripts. */
 export function renderStatusPageHtml(view: StatusView, options: StatusPageOptions): string {
+  return renderStatusPage(view, options).toString('utf8');
+}
+
+/** The same page as bytes, made mostly of those kept from the page's previous making. */
+export function renderStatusPage(view: StatusView, options: StatusPageOptions): Buffer {
   const { basePath } = options;
   const jump: string[] = [];
-  const sections: string[] = [];
+  const sections: Chunk[] = [];
   if (view.active.length) {
     jump.push('<li><a href="#active">Active incidents and maintenance</a></li>');
     sections.push(
@@ -488,7 +522,7 @@ export function renderStatusPageHtml(view: StatusView, options: StatusPageOption
     );
   }
   jump.push('<li><a href="#components">Components</a></li>', '<li><a href="#history">Past incidents</a></li>');
-  sections.push(componentsSection(view));
+  sections.push(...componentsSection(view));
   sections.push(
     '<h2 id="history">Past incidents</h2>' +
       (view.recent.length
@@ -506,9 +540,11 @@ export function renderStatusPageHtml(view: StatusView, options: StatusPageOption
     );
   }
   const description = view.page.description.trim() ? `<p class="bd">${h(view.page.description)}</p>` : '';
-  const main =
+  const main = [
     `<h1>${h(view.page.title)}</h1>${description}${overall(view)}` +
-    `<nav aria-label="On this page"><ul class="jn sm">${jump.join('')}</ul></nav>${sections.join('')}`;
+      `<nav aria-label="On this page"><ul class="jn sm">${jump.join('')}</ul></nav>`,
+    ...sections,
+  ];
   return shell(view, `${view.page.title} status`, main, options, {
     description: `${view.page.title}: ${view.status.description}`,
   });
@@ -525,7 +561,7 @@ export function renderNoticePageHtml(view: StatusView, notice: StatusNotice, opt
     postmortem(notice, true);
   return shell(view, `${notice.title} · ${view.page.title} status`, main, options, {
     description: `${TYPE_LABELS[notice.type]}: ${notice.title} (${noticeStatusLabel(notice.status)})`,
-  });
+  }).toString('utf8');
 }
 
 /** A password-protected page before it is unlocked: a form that works with and without scripts. */

@@ -102,6 +102,7 @@ describe('service screen frame', () => {
       'API Docs',
       'Open API Specs',
       'Service Graph',
+      'Scorecards',
     ]);
     const overview = screen.getByRole('link', { name: 'Overview' });
     expect(overview.getAttribute('aria-current')).toBe('page');
@@ -126,6 +127,7 @@ describe('service screen frame', () => {
       'API Docs',
       'Open API Specs',
       'Service Graph',
+      'Scorecards',
       'Drafts Announcements',
       'Drafts Release Notes',
       'Drafts API Docs',
@@ -165,6 +167,7 @@ describe('service screen frame', () => {
       'API Docs',
       'Open API Specs',
       'Service Graph',
+      'Scorecards',
     ]);
     expect(isTabActive(overview!, '')).toBe(true);
     expect(isTabActive(overview!, 'settings')).toBe(false);

@@ -52,7 +52,7 @@ describe('team screen', () => {
     stubApi(me, { handler: teamsApi([core]) });
     renderTeams('/teams/core/settings');
     await screen.findByRole('heading', { level: 1, name: 'Core' });
-    expect(tabs()).toEqual(['Overview', 'Health', 'Services', 'Members']);
+    expect(tabs()).toEqual(['Overview', 'Health', 'Services', 'Members', 'Scorecards']);
     expect(screen.getByText('404 Not Found')).toBeTruthy();
     cleanup();
 
@@ -61,7 +61,7 @@ describe('team screen', () => {
     });
     renderTeams('/teams/core/settings');
     await screen.findByRole('heading', { level: 1, name: 'Core' });
-    expect(tabs()).toEqual(['Overview', 'Health', 'Services', 'Members', 'Settings']);
+    expect(tabs()).toEqual(['Overview', 'Health', 'Services', 'Members', 'Scorecards', 'Settings']);
     expect(await screen.findByRole('heading', { name: 'Team Logo' })).toBeTruthy();
   });
 

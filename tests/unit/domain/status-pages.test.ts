@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { DailyHealth } from '../../../src/domain/health.js';
 import { noticeExtrasErrors } from '../../../src/domain/notices.js';
 import {
+  uptimeOfSeconds,
+  uptimeSeconds,
   componentStatusOf,
   dayLabel,
   impactText,
@@ -118,5 +120,30 @@ describe('notice window and post-mortem', () => {
     expect(noticeExtrasErrors('maintenance', { postmortem: 'x' })).toEqual({
       postmortem: ['Only an incident has a post-mortem'],
     });
+  });
+});
+
+describe('day labels and uptime in parts', () => {
+  it('names a day from its date, in the form people read, with its uptime, status and notices', () => {
+    expect(dayLabel({ date: '2026-03-05', uptime: 99.31, status: 'degraded_performance' }, 1)).toBe(
+      'Mar 5, 2026: 99.31% uptime, degraded performance, 1 notice',
+    );
+    expect(dayLabel({ date: '2026-12-31', uptime: null, status: 'no_data' }, 0)).toBe('Dec 31, 2026: no data');
+  });
+
+  it('adds up the seconds of two parts of a report to the uptime of the whole', () => {
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    const span = { now, createdAt: Date.parse('2026-03-01T00:00:00Z'), count: 90 };
+    const report: DailyHealth[] = [
+      { date: '2026-03-08', critical: 600, error: 0, warning: 0, maintenance: 0 },
+      { date: '2026-03-09', critical: 0, error: 0, warning: 3600, maintenance: 0 },
+      { date: '2026-03-10', critical: 60, error: 0, warning: 0, maintenance: 0 },
+    ];
+    const past = uptimeSeconds(report.slice(0, 2), span);
+    const today = uptimeSeconds(report.slice(2), span);
+    expect(uptimeOfSeconds({ observed: past.observed + today.observed, problem: past.problem + today.problem })).toBe(
+      uptimeOver(report, span),
+    );
+    expect(uptimeOfSeconds({ observed: 0, problem: 0 })).toBeNull();
   });
 });

@@ -40,6 +40,20 @@ export const EVENTS_CHANNEL = 'beacon_events';
 /** SQLite's announcements, in this process. Their reader queues behind the writing transaction (one connection). */
 export const localAnnouncements = new EventEmitter().setMaxListeners(0);
 
+/** What an event was recorded about, for this process's listeners (the scorecards re-read what it changed). */
+export interface RecordedEvent {
+  workspaceId: string;
+  profileType: EventsTable['profile_type'];
+  profileId: string;
+  type: EventType;
+}
+
+/**
+ * Every event this process records, as it is written (inside its transaction: a listener should wait a moment, and
+ * cope with a change that was rolled back).
+ */
+export const recordedEvents = new EventEmitter().setMaxListeners(0);
+
 /**
  * An announcement: `e {eventId}` (an event with recipients), `u {workspaceId} {userId}` (an unread count moved)
  * or `c` (chat messages queued).
@@ -63,6 +77,12 @@ export async function recordEvent<T extends EventType>(db: Db, event: NewEvent<T
     .insertInto('events')
     .values({ ...event, id, data: JSON.stringify(event.data) })
     .execute();
+  recordedEvents.emit('recorded', {
+    workspaceId: event.workspace_id,
+    profileType: event.profile_type,
+    profileId: event.profile_id,
+    type: event.type,
+  } satisfies RecordedEvent);
   const recipients = await audienceOf(db, event);
   for (let start = 0; start < recipients.length; start += 1000) {
     await db

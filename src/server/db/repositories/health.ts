@@ -79,6 +79,24 @@ export async function listHealthTransitions(
   return [...(before ? [before] : []), ...within].map((t) => ({ at: Number(t.at), health: t.health }));
 }
 
+/** The transitions of some services of a workspace timed after `after` (epoch ms), in no order. */
+export async function listTransitionsSince(
+  db: Db,
+  workspaceId: string,
+  serviceIds: readonly string[],
+  after: number,
+): Promise<(HealthTransition & { service_id: string })[]> {
+  if (serviceIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('health_transitions')
+    .select(['service_id', 'at', 'health'])
+    .where('workspace_id', '=', workspaceId)
+    .where('service_id', 'in', serviceIds)
+    .where('at', '>', after)
+    .execute();
+  return rows.map((row) => ({ service_id: row.service_id, at: Number(row.at), health: row.health }));
+}
+
 /**
  * What holds a service's health down (DESIGN.md 5): the severity of each failing check that runs (neither
  * paused nor disabled) and the health each open notice sets.

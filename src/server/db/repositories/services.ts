@@ -1,4 +1,4 @@
-import type { Compilable, ExpressionBuilder } from 'kysely';
+import { sql, type Compilable, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, ServiceRow, ServicesTable } from '../schema.js';
 import { isSqlite } from '../connect.js';
 import { precompile, type Param } from '../precompiled.js';
@@ -131,24 +131,24 @@ function visibleServicesCount(db: Db, workspaceId: string, scope: ServiceScope, 
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('n'), eb.lit(0)).as('n'))
     .where('service_counts.workspace_id', '=', workspaceId)
     .$if(ownerTeamId !== undefined, (qb) => qb.where('service_counts.owner_team_id', '=', ownerTeamId!))
-    .$if(!scope.all, (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb('service_counts.owner_only', '=', 0),
-          scope.teamId !== undefined
-            ? eb('service_counts.owner_team_id', '=', scope.teamId)
-            : eb(
-                'service_counts.owner_team_id',
-                'in',
-                eb
-                  .selectFrom('team_members')
-                  .select('team_members.team_id')
-                  .where('team_members.workspace_id', '=', workspaceId)
-                  .where('team_members.user_id', '=', scope.userId),
-              ),
-        ]),
-      ),
-    );
+    .$if(!scope.all, (qb) => qb.where(countsVisibleTo('service_counts', workspaceId, scope)));
+}
+
+/** A counts table kept by triggers: its rows per owner team, owner-only ones apart (migrations 018 and 028). */
+type CountsTable = 'service_counts' | 'scorecard_counts';
+
+/**
+ * `visibleTo` for the rows of a counts table: those of services anyone may see, and the owner-only ones of the
+ * scope's teams (or of the team an API client acts for).
+ */
+export function countsVisibleTo(table: CountsTable, workspaceId: string, scope: ServiceScope) {
+  const team = sql.ref(`${table}.owner_team_id`);
+  const mine =
+    scope.teamId !== undefined
+      ? sql`${team} = ${scope.teamId}`
+      : sql`${team} in (select team_members.team_id from team_members
+          where team_members.workspace_id = ${workspaceId} and team_members.user_id = ${scope.userId})`;
+  return sql<SqlBool>`(${sql.ref(`${table}.owner_only`)} = 0 or ${mine})`;
 }
 
 function countVisibleServices(db: Db, workspaceId: string, scope: ServiceScope, ownerTeamId?: string) {

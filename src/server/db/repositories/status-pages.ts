@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
+import { isSqlite, sideReaderOf } from '../connect.js';
 import type { Health } from '../../../domain/catalogue.js';
 import type { StatusPageComponentsTable, StatusPageRow, StatusPagesTable, NoticesTable } from '../schema.js';
 import type { Db } from './workspaces.js';
@@ -20,6 +21,10 @@ export function findStatusPage(db: Db, workspaceId: string, handle: string): Pro
 
 export function findStatusPageByDomain(db: Db, domain: string): Promise<StatusPageRow | undefined> {
   return db.selectFrom('status_pages').selectAll().where('custom_domain', '=', domain).executeTakeFirst();
+}
+
+export function findStatusPageById(db: Db, id: string): Promise<StatusPageRow | undefined> {
+  return db.selectFrom('status_pages').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertStatusPage(db: Db, row: StatusPagesTable): Promise<void> {
@@ -196,20 +201,84 @@ export async function listClosedNotices(
   return { rows, total: Number(count.n) };
 }
 
+/** What a request for a status page reads first: which page it is, and what the page was made from. */
+export interface StatusPageProbe {
+  workspace_id: string;
+  workspace_domain: string;
+  workspace_status: string;
+  page_id: string;
+  page_handle: string;
+  /** The status versions of the workspace and of those it links to (migration 025), in one text: a page made at them holds while they stay. */
+  versions: string;
+}
+
+/** A workspace's part of a probe, read again by its id once the page is known. */
+export type WorkspaceProbe = Pick<StatusPageProbe, 'workspace_domain' | 'workspace_status' | 'versions'>;
+
+type ProbeBy = 'host' | 'custom domain' | 'workspace';
+
 /**
- * The status versions of the workspace and of every workspace it links to (migration 025): a kept rendering
- * is good while these are unchanged.
+ * The probe's SQL. Read by a workspace's id, it is one search by primary key and two by their tables' keys,
+ * with no choice of plan left: SQLite (built with STAT4) prepares a statement again whenever a bound value
+ * could change its plan, which made the joins by host or domain cost ten times as much once ANALYZE had run.
+ * Those run only when a page is first asked for, or after something on it changed.
  */
-export async function readStatusVersions(db: Db, workspaceId: string): Promise<string> {
-  const { rows } = await sql<{ id: string; version: number | string }>`
-    select v.workspace_id as id, v.version as version from status_versions v where v.workspace_id = ${workspaceId}
-    union all
-    select v.workspace_id, v.version
-    from workspace_remotes r join status_versions v on v.workspace_id = r.remote_workspace_id
-    where r.workspace_id = ${workspaceId}
-  `.execute(db);
-  return rows
-    .map((row) => `${row.id}=${row.version}`)
-    .sort()
-    .join(',');
+function probeText(engine: 'sqlite' | 'postgres', by: ProbeBy): string {
+  const param = (n: number) => (engine === 'sqlite' ? '?' : `$${n}`);
+  const remote = `r.remote_workspace_id || '=' || v.version`;
+  // In the order of the remotes' key, the primary key's own order.
+  const linked = `from workspace_remotes r join status_versions v on v.workspace_id = r.remote_workspace_id
+    where r.workspace_id = w.id`;
+  const remotes =
+    engine === 'sqlite'
+      ? `(select group_concat(${remote}, ',') ${linked})`
+      : `(select string_agg(${remote}, ',' order by r.remote_workspace_id) ${linked})`;
+  const own = `(select v.version from status_versions v where v.workspace_id = w.id)`;
+  const workspace = `w.domain as workspace_domain, w.status as workspace_status,
+    coalesce(${own}, 0) || ';' || coalesce(${remotes}, '') as versions`;
+  if (by === 'workspace') return `select ${workspace} from workspaces w where w.id = ${param(1)}`;
+  const from =
+    by === 'host'
+      ? `from workspaces w join status_pages p on p.workspace_id = w.id
+         where w.domain = ${param(1)} and p.handle = ${param(2)}`
+      : `from status_pages p join workspaces w on w.id = p.workspace_id where p.custom_domain = ${param(1)}`;
+  return `select w.id as workspace_id, p.id as page_id, p.handle as page_handle, ${workspace} ${from}`;
+}
+
+const PROBES = {
+  sqlite: {
+    host: probeText('sqlite', 'host'),
+    'custom domain': probeText('sqlite', 'custom domain'),
+    workspace: probeText('sqlite', 'workspace'),
+  },
+  postgres: {
+    host: probeText('postgres', 'host'),
+    'custom domain': probeText('postgres', 'custom domain'),
+    workspace: probeText('postgres', 'workspace'),
+  },
+};
+
+async function probe<T extends { versions: string }>(db: Db, by: ProbeBy, values: readonly string[]) {
+  const side = sideReaderOf(db);
+  if (side) return side.row(PROBES.sqlite[by], values) as T | undefined;
+  const text = PROBES[isSqlite(db) ? 'sqlite' : 'postgres'][by];
+  const { rows } = await db.executeQuery<T>(CompiledQuery.raw(text, [...values]));
+  return rows[0] && { ...rows[0], versions: String(rows[0].versions) };
+}
+
+/**
+ * The page a request names, by its workspace's host label and handle or by its custom domain, with the versions
+ * in one read: synchronous where it can be (SQLite's side reader). Undefined when there is no such page.
+ */
+export function probeStatusPage(
+  db: Db,
+  by: 'host' | 'custom domain',
+  values: readonly string[],
+): Promise<StatusPageProbe | undefined> {
+  return probe<StatusPageProbe>(db, by, values);
+}
+
+/** A known page's workspace read again (its domain, status and versions): what every later request costs. */
+export function probeWorkspace(db: Db, workspaceId: string): Promise<WorkspaceProbe | undefined> {
+  return probe<WorkspaceProbe>(db, 'workspace', [workspaceId]);
 }

@@ -1,0 +1,293 @@
+import type { Insertable } from 'kysely';
+import type {
+  ScorecardExemptionRow,
+  ScorecardExemptionsTable,
+  ScorecardResultRow,
+  ScorecardResultsTable,
+  ScorecardRow,
+  ScorecardsTable,
+} from '../schema.js';
+import { chunks } from './chunks.js';
+import { pageAndCount, type Paged } from './paging.js';
+import { countsVisibleTo, visibleTo, type ServiceScope } from './services.js';
+import type { Db } from './workspaces.js';
+import { NOT_APPLICABLE } from '../../../domain/scorecards.js';
+
+const CHUNK = 400;
+
+export function listScorecards(db: Db, workspaceId: string): Promise<ScorecardRow[]> {
+  return db.selectFrom('scorecards').selectAll().where('workspace_id', '=', workspaceId).orderBy('name').execute();
+}
+
+export function findScorecard(db: Db, workspaceId: string, handle: string): Promise<ScorecardRow | undefined> {
+  return db
+    .selectFrom('scorecards')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('handle', '=', handle)
+    .executeTakeFirst();
+}
+
+export async function insertScorecard(db: Db, row: Insertable<ScorecardsTable>): Promise<void> {
+  await db.insertInto('scorecards').values(row).execute();
+}
+
+export async function updateScorecard(
+  db: Db,
+  id: string,
+  patch: Partial<
+    Pick<ScorecardsTable, 'name' | 'description' | 'applies_to' | 'levels' | 'rules' | 'updated_at'> & {
+      evaluated_at: number;
+    }
+  >,
+): Promise<void> {
+  await db.updateTable('scorecards').set(patch).where('id', '=', id).execute();
+}
+
+/** Deletes the scorecard with its results, history and exemptions. */
+export async function deleteScorecard(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('scorecard_exemptions').where('scorecard_id', '=', id).execute();
+  await db.deleteFrom('scorecard_result_changes').where('scorecard_id', '=', id).execute();
+  await db.deleteFrom('scorecard_results').where('scorecard_id', '=', id).execute();
+  await db.deleteFrom('scorecard_counts').where('scorecard_id', '=', id).execute();
+  await db.deleteFrom('scorecards').where('id', '=', id).execute();
+}
+
+/** The stored results of the scorecards for the services (every service when `serviceIds` is null). */
+export async function listResults(
+  db: Db,
+  scorecardIds: readonly string[],
+  serviceIds: readonly string[] | null,
+): Promise<ScorecardResultRow[]> {
+  if (scorecardIds.length === 0) return [];
+  if (serviceIds === null) {
+    return db.selectFrom('scorecard_results').selectAll().where('scorecard_id', 'in', scorecardIds).execute();
+  }
+  const rows: ScorecardResultRow[] = [];
+  for (const ids of chunks(serviceIds, CHUNK)) {
+    rows.push(
+      ...(await db
+        .selectFrom('scorecard_results')
+        .selectAll()
+        .where('scorecard_id', 'in', scorecardIds)
+        .where('service_id', 'in', ids)
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+/** Stores changed results, each change also in the history, and drops the results of services no longer in scope. */
+export async function saveResults(
+  db: Db,
+  changes: {
+    upserts: ReadonlyArray<Insertable<ScorecardResultsTable> & { changed: boolean }>;
+    /** Services the scorecard no longer applies to: their results go, and the history says so (`NOT_APPLICABLE`). */
+    removals: ReadonlyArray<{ scorecard_id: string; service_id: string; workspace_id: string; at: number }>;
+  },
+): Promise<void> {
+  for (const batch of chunks(changes.upserts, 100)) {
+    await db
+      .insertInto('scorecard_results')
+      .values(batch.map(({ changed: _changed, ...row }) => row))
+      .onConflict((oc) =>
+        oc.columns(['scorecard_id', 'service_id']).doUpdateSet((eb) => ({
+          owner_team_id: eb.ref('excluded.owner_team_id'),
+          service_name: eb.ref('excluded.service_name'),
+          owner_only: eb.ref('excluded.owner_only'),
+          level_rank: eb.ref('excluded.level_rank'),
+          score: eb.ref('excluded.score'),
+          rules: eb.ref('excluded.rules'),
+          evaluated_at: eb.ref('excluded.evaluated_at'),
+        })),
+      )
+      .execute();
+    const history = batch.filter((row) => row.changed);
+    if (history.length > 0) {
+      await db
+        .insertInto('scorecard_result_changes')
+        .values(
+          history.map((row) => ({
+            scorecard_id: row.scorecard_id,
+            service_id: row.service_id,
+            workspace_id: row.workspace_id,
+            at: row.evaluated_at,
+            level_rank: row.level_rank,
+            score: row.score,
+            rules: row.rules,
+          })),
+        )
+        .execute();
+    }
+  }
+  for (const removal of changes.removals) {
+    await db
+      .deleteFrom('scorecard_results')
+      .where('scorecard_id', '=', removal.scorecard_id)
+      .where('service_id', '=', removal.service_id)
+      .execute();
+    await db
+      .insertInto('scorecard_result_changes')
+      .values({
+        scorecard_id: removal.scorecard_id,
+        service_id: removal.service_id,
+        workspace_id: removal.workspace_id,
+        at: removal.at,
+        level_rank: NOT_APPLICABLE,
+        score: null,
+        rules: '[]',
+      })
+      .execute();
+  }
+}
+
+/** The counts rows (migration 028) the scope may see: the same rule as `visibleTo`, over a few rows per team. */
+function visibleCounts(db: Db, workspaceId: string, scope: ServiceScope, scorecardIds: readonly string[]) {
+  return db
+    .selectFrom('scorecard_counts')
+    .where('scorecard_counts.scorecard_id', 'in', scorecardIds)
+    .$if(!scope.all, (qb) => qb.where(countsVisibleTo('scorecard_counts', workspaceId, scope)));
+}
+
+/** How many services the scope can see are at each level rank of each scorecard. */
+export async function levelCounts(
+  db: Db,
+  workspaceId: string,
+  scope: ServiceScope,
+  scorecardIds: readonly string[],
+): Promise<Array<{ scorecard_id: string; level_rank: number; services: number }>> {
+  if (scorecardIds.length === 0) return [];
+  const rows = await visibleCounts(db, workspaceId, scope, scorecardIds)
+    .select(['scorecard_counts.scorecard_id', 'scorecard_counts.level_rank'])
+    .select((eb) => eb.fn.sum<number | string>('scorecard_counts.n').as('services'))
+    .groupBy(['scorecard_counts.scorecard_id', 'scorecard_counts.level_rank'])
+    .execute();
+  return rows.map((row) => ({ ...row, services: Number(row.services) }));
+}
+
+/** How many services the scope can see are at each level rank of a scorecard, per owner team. */
+export async function teamLevelCounts(
+  db: Db,
+  workspaceId: string,
+  scope: ServiceScope,
+  scorecardId: string,
+): Promise<Array<{ team_id: string; team_handle: string; team_name: string; level_rank: number; services: number }>> {
+  const rows = await visibleCounts(db, workspaceId, scope, [scorecardId])
+    .innerJoin('teams', 'teams.id', 'scorecard_counts.owner_team_id')
+    .select([
+      'teams.id as team_id',
+      'teams.handle as team_handle',
+      'teams.name as team_name',
+      'scorecard_counts.level_rank',
+    ])
+    .select((eb) => eb.fn.sum<number | string>('scorecard_counts.n').as('services'))
+    .groupBy(['teams.id', 'teams.handle', 'teams.name', 'scorecard_counts.level_rank'])
+    .orderBy('teams.name')
+    .execute();
+  return rows.map((row) => ({ ...row, services: Number(row.services) })).filter((row) => row.services > 0);
+}
+
+export interface ResultListRow extends ScorecardResultRow {
+  service_handle: string;
+  team_handle: string;
+  team_name: string;
+}
+
+/** A page of a scorecard's results the scope can see, by service name; optionally one team's or one level's. */
+export function pageResults(
+  db: Db,
+  workspaceId: string,
+  scope: ServiceScope,
+  scorecardId: string,
+  filter: { teamId?: string; levelRank?: number; cursor: number; limit: number },
+): Promise<Paged<ResultListRow>> {
+  const base = db
+    .selectFrom('scorecard_results')
+    .innerJoin('services', 'services.id', 'scorecard_results.service_id')
+    .where('scorecard_results.scorecard_id', '=', scorecardId)
+    .where('services.workspace_id', '=', workspaceId)
+    .$if(filter.teamId !== undefined, (qb) => qb.where('scorecard_results.owner_team_id', '=', filter.teamId!))
+    .$if(filter.levelRank !== undefined, (qb) => qb.where('scorecard_results.level_rank', '=', filter.levelRank!))
+    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)));
+  const rows = base
+    .innerJoin('teams', 'teams.id', 'scorecard_results.owner_team_id')
+    .selectAll('scorecard_results')
+    .select(['services.handle as service_handle', 'teams.handle as team_handle', 'teams.name as team_name'])
+    .orderBy('scorecard_results.service_name')
+    .orderBy('scorecard_results.service_id')
+    .limit(filter.limit)
+    .offset(filter.cursor)
+    .execute();
+  const count = visibleCounts(db, workspaceId, scope, [scorecardId])
+    .$if(filter.teamId !== undefined, (qb) => qb.where('scorecard_counts.owner_team_id', '=', filter.teamId!))
+    .$if(filter.levelRank !== undefined, (qb) => qb.where('scorecard_counts.level_rank', '=', filter.levelRank!))
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('scorecard_counts.n'), eb.lit(0)).as('n'))
+    .executeTakeFirstOrThrow();
+  return pageAndCount(rows, count);
+}
+
+/** The exemptions of the scorecards (all, or one service's) still in force at `nowIso`. */
+export function listExemptions(
+  db: Db,
+  workspaceId: string,
+  filter: { scorecardIds: readonly string[]; serviceId?: string; nowIso: string },
+): Promise<ScorecardExemptionRow[]> {
+  if (filter.scorecardIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('scorecard_exemptions')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('scorecard_id', 'in', filter.scorecardIds)
+    .where('expires_at', '>', filter.nowIso)
+    .$if(filter.serviceId !== undefined, (qb) => qb.where('service_id', '=', filter.serviceId!))
+    .orderBy('created_at')
+    .execute();
+}
+
+export async function insertExemption(db: Db, row: Insertable<ScorecardExemptionsTable>): Promise<void> {
+  await db.insertInto('scorecard_exemptions').values(row).execute();
+}
+
+export function findExemption(db: Db, scorecardId: string, id: string): Promise<ScorecardExemptionRow | undefined> {
+  return db
+    .selectFrom('scorecard_exemptions')
+    .selectAll()
+    .where('scorecard_id', '=', scorecardId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function deleteExemption(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('scorecard_exemptions').where('id', '=', id).execute();
+}
+
+/** Every change of the scorecard's results before `until` (epoch ms) of the services the scope can see. */
+export async function listLevelChanges(
+  db: Db,
+  workspaceId: string,
+  scope: ServiceScope,
+  scorecardId: string,
+  until: number,
+): Promise<Array<{ service_id: string; at: number; level_rank: number }>> {
+  const rows = await db
+    .selectFrom('scorecard_result_changes')
+    .innerJoin('services', 'services.id', 'scorecard_result_changes.service_id')
+    .select([
+      'scorecard_result_changes.service_id',
+      'scorecard_result_changes.at',
+      'scorecard_result_changes.level_rank',
+    ])
+    .where('scorecard_result_changes.scorecard_id', '=', scorecardId)
+    .where('services.workspace_id', '=', workspaceId)
+    .where('scorecard_result_changes.at', '<', until)
+    .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)))
+    .orderBy('scorecard_result_changes.at')
+    .execute();
+  return rows.map((row) => ({ ...row, at: Number(row.at) }));
+}
+
+/** The workspaces that have at least one scorecard (the sweep's list). */
+export async function workspacesWithScorecards(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('scorecards').select('workspace_id').distinct().execute();
+  return rows.map((row) => row.workspace_id);
+}

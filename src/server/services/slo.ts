@@ -1,0 +1,80 @@
+/**
+ * SLOs per service (DESIGN.md 14, issue 28): editors set a target over a rolling window; every reader of the
+ * service reads its status, measured from the health transition log as daily health is (domain/slo.ts).
+ */
+import type { SloAnswer, SloStatusAnswer } from '../../contract/slo.js';
+import { MS_PER_DAY } from '../../domain/health.js';
+import { BURN_WINDOWS, firingBurnAlerts, sloStatus, type HealthLog, type Slo } from '../../domain/slo.js';
+import type { Caller } from './auth.js';
+import { isoNow, type ServerContext } from '../context.js';
+import { listHealthTransitions } from '../db/repositories/health.js';
+import { deleteSlo as deleteSloRow, findSlo, upsertSlo } from '../db/repositories/slos.js';
+import type { ServiceRow, ServiceSloRow } from '../db/schema.js';
+import type { Db } from '../db/repositories/workspaces.js';
+import { notFound } from '../errors.js';
+import { editableService, visibleService } from './catalogue-services.js';
+
+const NO_SLO = 'The service has no SLO';
+
+/** The stored row as the domain reads it (the target is kept in thousandths of a percent). */
+export function sloOf(row: Pick<ServiceSloRow, 'target_thousandths' | 'window_days'>): Slo {
+  return { target: row.target_thousandths / 1000, window_days: row.window_days as Slo['window_days'] };
+}
+
+function toAnswer(row: ServiceSloRow): SloAnswer {
+  return { ...sloOf(row), updated_at: row.updated_at };
+}
+
+async function sloRowOf(ctx: ServerContext, workspaceId: string, serviceId: string): Promise<ServiceSloRow> {
+  const row = await findSlo(ctx.database.db, workspaceId, serviceId);
+  if (!row) throw notFound(NO_SLO);
+  return row;
+}
+
+export async function getSlo(ctx: ServerContext, caller: Caller, service: string): Promise<SloAnswer> {
+  const { row } = await visibleService(ctx, caller, service);
+  return toAnswer(await sloRowOf(ctx, caller.workspace.id, row.id));
+}
+
+export async function setSlo(ctx: ServerContext, caller: Caller, service: string, input: Slo): Promise<SloAnswer> {
+  const { row } = await editableService(ctx, caller, service);
+  await upsertSlo(ctx.database.db, {
+    service_id: row.id,
+    workspace_id: caller.workspace.id,
+    target_thousandths: Math.round(input.target * 1000),
+    window_days: input.window_days,
+    at: isoNow(ctx),
+  });
+  return toAnswer(await sloRowOf(ctx, caller.workspace.id, row.id));
+}
+
+export async function deleteSlo(ctx: ServerContext, caller: Caller, service: string): Promise<void> {
+  const { row } = await editableService(ctx, caller, service);
+  if (!(await deleteSloRow(ctx.database.db, caller.workspace.id, row.id))) throw notFound(NO_SLO);
+}
+
+/** The service's health log over the SLO's window (or the longest burn window, if longer), ending `now`. */
+export async function sloHealthLog(
+  db: Db,
+  service: Pick<ServiceRow, 'id' | 'workspace_id' | 'created_at'>,
+  slo: Slo,
+  now: number,
+): Promise<HealthLog> {
+  const span = Math.max(slo.window_days * MS_PER_DAY, BURN_WINDOWS['3d'] * 1000);
+  const transitions = await listHealthTransitions(db, service.workspace_id, service.id, now - span, now);
+  return { transitions, createdAt: Date.parse(service.created_at), now };
+}
+
+export async function getSloStatus(ctx: ServerContext, caller: Caller, service: string): Promise<SloStatusAnswer> {
+  const { row } = await visibleService(ctx, caller, service);
+  const slo = sloOf(await sloRowOf(ctx, caller.workspace.id, row.id));
+  const now = ctx.now().getTime();
+  const log = await sloHealthLog(ctx.database.db, row, slo, now);
+  const status = sloStatus(slo, log);
+  return {
+    ...status,
+    exhausted_at: status.exhausted_at === null ? null : new Date(status.exhausted_at).toISOString(),
+    alerts: firingBurnAlerts(slo, log),
+    as_of: new Date(now).toISOString(),
+  };
+}

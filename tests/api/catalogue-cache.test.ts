@@ -11,7 +11,7 @@ import type { User } from '../../src/contract/accounts.js';
 import { isSqlite } from '../../src/server/db/connect.js';
 import { CATALOGUE_TABLES } from '../../src/server/db/migrations/021-catalogue-version.js';
 import { workspaceVersion } from '../../src/server/db/repositories/versions.js';
-import { catalogueCacheOf } from '../../src/server/services/catalogue-cache.js';
+import { keptAnswersOf } from '../../src/server/services/catalogue-cache.js';
 import {
   addMember,
   addToTeam,
@@ -89,7 +89,7 @@ describe('kept catalogue reads', () => {
   });
 
   it('reuse an answer while nothing changed, and make it again after a change', async () => {
-    const cache = catalogueCacheOf(server.ctx).answers;
+    const cache = keptAnswersOf(server.ctx, ['catalogue']).answers;
     await service(cast.owner);
     const held = cache.size;
     expect(held).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scorecard, ScorecardResult, ServiceScorecard } from '../../src/contract/scorecards.js';
 import { startScorecardRefresh, sweepScorecards } from '../../src/server/jobs/scorecard-sweep.js';
+import { keptAnswersOf } from '../../src/server/services/catalogue-cache.js';
 import { createService, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
 import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
@@ -436,6 +437,37 @@ describe('scorecards', () => {
       204,
     );
     expect(byHandle((await results(cast.teamMember)).items, 'checkout')).toMatchObject({ level: 'bronze' });
+  });
+
+  it('keeps its reads while nothing changes, and shows a result another process writes in the next read', async () => {
+    const kept = keptAnswersOf(server.ctx, ['catalogue', 'scorecard']).answers;
+    const first = await results(cast.teamMember);
+    await call(cast.teamMember, 'GET', '/api/scorecards/readiness');
+    const held = kept.size;
+    expect(held).toBeGreaterThan(0);
+    expect(await results(cast.teamMember)).toEqual(first);
+    expect(kept.size).toBe(held);
+
+    // Another process's evaluation: a result row written straight into the table.
+    const checkout = byHandle(first.items, 'checkout')!;
+    await server.ctx.database.db
+      .updateTable('scorecard_results')
+      .set({ level_rank: -1, score: 7 })
+      .where('service_name', '=', 'Checkout')
+      .execute();
+    const after = byHandle((await results(cast.teamMember)).items, 'checkout')!;
+    expect([after.level, after.score]).toEqual([null, 7]);
+    expect(checkout.score).not.toBe(7);
+    // The level spread follows too (its counts are kept by the results' triggers).
+    const card = json<Scorecard>(await call(cast.teamMember, 'GET', '/api/scorecards/readiness'));
+    expect(card.distribution.find((part) => part.level === null)!.services).toBeGreaterThan(0);
+    // A catalogue write by another process (a team's new name) shows in the matrix at once as well.
+    const teams = server.ctx.database.db.updateTable('teams').where('handle', '=', cast.team.handle);
+    await teams.set({ name: 'Renamed team' }).execute();
+    expect(byHandle((await results(cast.teamMember)).items, 'checkout')!.team.name).toBe('Renamed team');
+    await teams.set({ name: checkout.team.name }).execute();
+    // Put back as an evaluation would have it.
+    await sweepScorecards(server.ctx);
   });
 
   it('applies only to the services its criteria name, and is deleted with its results', async () => {

@@ -203,4 +203,118 @@ describe('scorecards in the browser', () => {
     await screenshot(page, 'team-scorecards-1366');
     await context.close();
   });
+
+  it('lets an admin define a scorecard in the editor, see it evaluated, change it and delete it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    await logInAs(page, beacon, 'demo', OWNER.email, OWNER.password);
+    /** Picks `option` in the PrimeReact select whose input is `#id`. */
+    const pick = async (id: string, option: string) => {
+      await page.locator(`#${id}`).locator('xpath=ancestor::div[contains(@class,"p-dropdown")][1]').click();
+      await page.getByRole('option', { name: option, exact: true }).click();
+    };
+    const rule = (index: number) =>
+      page.getByRole('list', { name: 'Rules' }).getByRole('group', { name: `Rule ${index}` });
+    /** The id the rule's controls start with (its selects are found by id: their labels repeat in every rule). */
+    const ruleId = async (index: number) =>
+      (await rule(index).getByLabel('Rule name').getAttribute('id'))!.replace(/-name$/, '');
+
+    await page.goto(url('/scorecards'));
+    await page.getByRole('link', { name: 'New scorecard' }).click();
+    await page.waitForURL(url('/admin/scorecards/new'));
+    await page.getByLabel('Name', { exact: true }).fill('Service basics');
+    expect(await page.getByLabel('Handle').inputValue()).toBe('service-basics');
+    // Three levels to start; Gold is not wanted here.
+    await page.getByRole('button', { name: 'Remove level Gold' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Levels' }).getByRole('listitem').count()).toBe(2);
+
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await rule(1).getByLabel('Rule name').fill('Has a description');
+    expect(await rule(1).getByLabel('Key').inputValue()).toBe('has-a-description');
+
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await rule(2).getByLabel('Rule name').fill('Runbook linked');
+    await pick(`${await ruleId(2)}-evaluator`, 'Has a link of a kind');
+    await rule(2).getByText('Link kind').waitFor();
+    await pick(`${await ruleId(2)}-level`, 'Silver');
+    await rule(2).getByLabel('Weight').fill('2');
+    await rule(2).getByLabel('What to do when it fails').fill('Add a link named Runbook.');
+
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await rule(3).getByLabel('Rule name').fill('Quiet for half an hour');
+    await pick(`${await ruleId(3)}-evaluator`, 'No failing check for some minutes');
+    await rule(3).getByLabel('Minutes').fill('0');
+    await page.getByRole('button', { name: 'Create scorecard' }).click();
+    await rule(3).getByText('A whole number from 1 to 10080').waitFor();
+    await rule(3).getByLabel('Minutes').fill('30');
+    await screenshot(page, 'scorecard-editor-1366');
+    await page.getByRole('button', { name: 'Create scorecard' }).click();
+    await page.getByText('Scorecard was created').waitFor();
+    await page.waitForURL(url('/admin/scorecards/service-basics'));
+
+    const created = await apiCall(beacon, 'demo', 'GET', '/scorecards/service-basics', { token: ownerToken });
+    const card = created.body as {
+      levels: Array<{ key: string }>;
+      rules: Array<{ key: string; level: string; weight: number; evaluator: string; params: object }>;
+      distribution: Array<{ services: number }>;
+    };
+    expect(card.levels.map((level) => level.key)).toEqual(['bronze', 'silver']);
+    expect(card.rules.map((r) => [r.key, r.level, r.weight, r.evaluator, r.params])).toEqual([
+      ['has-a-description', 'bronze', 1, 'field_set', { field: 'description' }],
+      ['runbook-linked', 'silver', 2, 'has_link', { kind: 'runbook' }],
+      ['quiet-for-half-an-hour', 'bronze', 1, 'no_failing_checks', { minutes: 30 }],
+    ]);
+    // Evaluated at once: every service of the workspace is somewhere in the spread.
+    const services = await apiCall(beacon, 'demo', 'GET', '/search/services?limit=36', { token: ownerToken });
+    expect(card.distribution.reduce((sum, part) => sum + part.services, 0)).toBe((services.body as unknown[]).length);
+
+    // Opened, its matrix has the rules as columns; Edit brings the form back with what was saved.
+    await page.getByRole('link', { name: 'Open scorecard' }).click();
+    const matrix = page.getByRole('table', { name: 'Service basics results' });
+    await matrix.getByRole('columnheader', { name: 'Runbook linked' }).waitFor();
+    await page.getByRole('link', { name: 'Edit scorecard' }).click();
+    await page.waitForURL(url('/admin/scorecards/service-basics'));
+    expect(await rule(2).getByLabel('Key').isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Remove rule Quiet for half an hour' }).click();
+    await rule(1).getByLabel('Weight').fill('3');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Scorecard was updated').waitFor();
+    const updated = await apiCall(beacon, 'demo', 'GET', '/scorecards/service-basics', { token: ownerToken });
+    expect((updated.body as typeof card).rules.map((r) => [r.key, r.weight])).toEqual([
+      ['has-a-description', 3],
+      ['runbook-linked', 2],
+    ]);
+
+    // A second scorecard with the same handle is refused by the handle field.
+    await page.goto(url('/admin/scorecards/new'));
+    await page.getByLabel('Name', { exact: true }).fill('Service basics');
+    await page.getByRole('button', { name: 'Create scorecard' }).click();
+    await page.getByText('Another scorecard has this handle').waitFor();
+    expect(page.url()).toBe(url('/admin/scorecards/new'));
+
+    // Deleted, it is gone from the list.
+    await page.goto(url('/admin/scorecards/service-basics'));
+    await page.getByRole('button', { name: 'Delete scorecard' }).click();
+    await page.getByRole('dialog', { name: 'Delete scorecard' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Scorecard was deleted').waitFor();
+    await page.waitForURL(url('/scorecards'));
+    await page.getByRole('link', { name: 'Production readiness' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Service basics' }).count()).toBe(0);
+    expect((await apiCall(beacon, 'demo', 'GET', '/scorecards/service-basics', { token: ownerToken })).status).toBe(
+      404,
+    );
+    await context.close();
+  });
+
+  it('fits the editor on a phone', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await logInAs(page, beacon, 'demo', OWNER.email, OWNER.password);
+    await page.goto(url('/admin/scorecards/readiness'));
+    await page.getByRole('heading', { name: 'Edit Production readiness' }).waitFor();
+    await page.getByRole('list', { name: 'Rules' }).getByRole('group', { name: 'Rule 6' }).waitFor();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'scorecard-editor-390');
+    await context.close();
+  });
 });

@@ -4,6 +4,7 @@ import { NotFound } from '../components/status-screens.js';
 import { useAuth } from '../session/auth-context.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { ExportWorkspacePagesCard } from '../pages/index.js';
+import { ScorecardEditorScreen, ScorecardsCard } from '../scorecards/index.js';
 import { SlackWorkspacesCard, SsoProvidersCard } from './integration-cards.js';
 import { RemoteWorkspacesCard } from './remote-workspaces-card.js';
 import { SsoProviderScreen } from './sso-provider-screen.js';
@@ -31,6 +32,9 @@ function AdminOverview() {
         <div className="col-12 lg:col-6">
           <StatusPagesCard />
         </div>
+        <div className="col-12 lg:col-6">
+          <ScorecardsCard />
+        </div>
       </div>
     </div>
   );
@@ -51,6 +55,8 @@ export default function AdminScreen() {
       <Route path="status-pages" element={<StatusPagesScreen />} />
       <Route path="status-pages/new" element={<StatusPageScreen />} />
       <Route path="status-pages/:page" element={<StatusPageScreen />} />
+      <Route path="scorecards/new" element={<ScorecardEditorScreen />} />
+      <Route path="scorecards/:handle" element={<ScorecardEditorScreen />} />
       <Route path="*" element={<NotFound />} />
     </Routes>
   );

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
 import { Link } from 'react-router-dom';
 import { useApi } from '../api/use-api.js';
+import { LinkButton } from '../components/link-button.js';
 import { Spinner } from '../components/status-screens.js';
 import {
   getSlackSettingsQueryOptions,
@@ -102,10 +103,7 @@ export function SsoProvidersCard() {
           </ul>
         )}
         <div>
-          <Link to="/admin/sso-providers/new" className="p-button p-component no-underline">
-            <span className="p-button-icon p-button-icon-left pi pi-plus" aria-hidden="true" />
-            <span className="p-button-label">Add Provider</span>
-          </Link>
+          <LinkButton to="/admin/sso-providers/new" label="Add Provider" icon="pi pi-plus" />
         </div>
       </div>
     </Card>

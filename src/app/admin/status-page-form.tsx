@@ -1,9 +1,8 @@
 import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
-import { Card } from 'primereact/card';
 import { Checkbox } from 'primereact/checkbox';
 import { RadioButton } from 'primereact/radiobutton';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { ProfileRef } from '../../contract/catalogue.js';
 import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
@@ -13,6 +12,7 @@ import { messages } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
 import { useApi } from '../api/use-api.js';
 import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
+import { FieldError, FormCard, moveItem, RowButton } from '../components/form-parts.js';
 import { PickerDialog } from '../components/picker-dialog.js';
 import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
 import { TextAreaField } from '../components/text-area-field.js';
@@ -110,15 +110,6 @@ export function bodyOf(draft: StatusPageDraft) {
       services: group.services.map((service) => service.handle),
     })),
   } satisfies StatusPageUpdateBody & { title: string };
-}
-
-/** `list` with the item at `index` moved `by` places (kept within the list). */
-export function moveItem<T>(list: readonly T[], index: number, by: number): T[] {
-  const to = Math.min(Math.max(index + by, 0), list.length - 1);
-  const next = [...list];
-  const [item] = next.splice(index, 1);
-  next.splice(to, 0, item!);
-  return next;
 }
 
 type Field = 'title' | 'handle' | 'description' | 'logo_url' | 'password' | 'custom_domain' | 'upstream_depth';
@@ -225,23 +216,6 @@ export function placeErrors(error: unknown, sent: StatusPageDraft, creating: boo
 
 // ---- parts of the form ----
 
-function FormCard({ title, id, children }: { title: string; id: string; children: ReactNode }) {
-  return (
-    <Card title={<h2 className="text-xl font-semibold m-0">{title}</h2>} id={id}>
-      <div className="flex flex-column gap-3">{children}</div>
-    </Card>
-  );
-}
-
-function FieldError({ id, error }: { id: string; error: string | null | undefined }) {
-  if (!error) return null;
-  return (
-    <small id={id} className="p-error">
-      {error}
-    </small>
-  );
-}
-
 function AccessField({
   value,
   onChange,
@@ -253,7 +227,7 @@ function AccessField({
 }) {
   return (
     <fieldset
-      className="beacon-status-admin-fieldset flex flex-column gap-2"
+      className="beacon-editor-fieldset flex flex-column gap-2"
       aria-describedby={error ? 'status-page-access-error' : undefined}
     >
       <legend className="mb-2">Who may read it</legend>
@@ -271,38 +245,6 @@ function AccessField({
       ))}
       <FieldError id="status-page-access-error" error={error} />
     </fieldset>
-  );
-}
-
-/** An icon button for a row: named for assistive technology, its name also its tooltip. */
-function RowButton({
-  id,
-  icon,
-  label,
-  disabled,
-  danger,
-  onClick,
-}: {
-  id: string;
-  icon: string;
-  label: string;
-  disabled?: boolean;
-  danger?: boolean;
-  onClick(): void;
-}) {
-  return (
-    <Button
-      type="button"
-      id={id}
-      icon={`pi ${icon}`}
-      text
-      rounded
-      severity={danger ? 'danger' : 'secondary'}
-      aria-label={label}
-      title={label}
-      disabled={disabled}
-      onClick={onClick}
-    />
   );
 }
 
@@ -423,12 +365,12 @@ function ComponentsEditor({
             return (
               <li key={group.key}>
                 <fieldset
-                  className="beacon-status-admin-group flex flex-column gap-3"
+                  className="beacon-editor-group flex flex-column gap-3"
                   aria-describedby={groupError ? `status-group-${group.key}-error` : undefined}
                 >
                   <legend className="font-semibold px-1">{`Group ${index + 1}`}</legend>
                   <div className="flex flex-wrap align-items-end gap-2">
-                    <div className="flex-1 beacon-status-admin-grow">
+                    <div className="flex-1 beacon-editor-grow">
                       <TextField
                         id={`status-group-${group.key}-name`}
                         label="Group name"
@@ -438,7 +380,7 @@ function ComponentsEditor({
                         onChange={(name) => setGroup(group.key, (current) => ({ ...current, name }))}
                       />
                     </div>
-                    <div className="beacon-status-admin-actions">
+                    <div className="beacon-editor-actions">
                       <RowButton
                         id={`status-group-${group.key}-up`}
                         icon="pi-arrow-up"
@@ -481,7 +423,7 @@ function ComponentsEditor({
                               {missing && <small className="p-error block">This service was not found</small>}
                               {error && <small className="p-error block">{error}</small>}
                             </div>
-                            <div className="beacon-status-admin-actions">
+                            <div className="beacon-editor-actions">
                               <RowButton
                                 id={`status-service-${service.key}-up`}
                                 icon="pi-arrow-up"

@@ -45,9 +45,9 @@ function SubscriberItem({ subscriber, onRemove }: { subscriber: StatusSubscriber
   const waiting = subscriber.kind === 'email' && !subscriber.confirmed;
   return (
     <li className="flex flex-wrap align-items-center gap-3 py-3 border-bottom-1 surface-border">
-      <div className="flex-1 flex flex-column gap-2 beacon-status-admin-grow">
+      <div className="flex-1 flex flex-column gap-2 beacon-editor-grow">
         <div className="flex flex-wrap align-items-center gap-2">
-          <span className="font-semibold beacon-status-admin-wrap">{subscriber.address}</span>
+          <span className="font-semibold beacon-editor-wrap">{subscriber.address}</span>
           {waiting && <Tag value={WAITING_FOR_CONFIRMATION} severity="warning" icon="pi pi-clock" />}
         </div>
         <dl className="beacon-status-admin-facts m-0">
@@ -165,7 +165,7 @@ export function StatusPageSubscribers({ handle }: { handle: string }) {
           </div>
         }
       >
-        <p className="m-0 beacon-status-admin-wrap">
+        <p className="m-0 beacon-editor-wrap">
           {`Are you sure you want to remove the subscriber ${target?.address ?? ''}? `}
           This page&apos;s updates are no longer sent there; it can subscribe again from the page.
         </p>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { StatusPage } from '../../contract/status-pages.js';
 import { useApi } from '../api/use-api.js';
+import { LinkButton } from '../components/link-button.js';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
@@ -31,26 +32,6 @@ const NEW_PAGE_PATH = `${STATUS_PAGES_PATH}/new`;
 const serviceCount = (page: StatusPage) => page.groups.reduce((sum, group) => sum + group.services.length, 0);
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
-/** A link drawn as a button (as Add Provider is). */
-function ButtonLink({
-  to,
-  icon,
-  label,
-  outlined = false,
-}: {
-  to: string;
-  icon: string;
-  label: string;
-  outlined?: boolean;
-}) {
-  return (
-    <Link to={to} className={`p-button p-component no-underline${outlined ? ' p-button-outlined' : ''}`}>
-      <span className={`p-button-icon p-button-icon-left pi ${icon}`} aria-hidden="true" />
-      <span className="p-button-label">{label}</span>
-    </Link>
-  );
-}
-
 /** Where visitors read the page, in a new tab; its name says which page. */
 function OpenPageLink({ page }: { page: StatusPage }) {
   return (
@@ -70,7 +51,7 @@ export function StatusPagesCard() {
       <div className="flex flex-column gap-3">
         <p className="m-0 text-600">Public pages that show your customers how your services are doing.</p>
         <div>
-          <ButtonLink to={STATUS_PAGES_PATH} icon="pi-globe" label="Manage status pages" />
+          <LinkButton to={STATUS_PAGES_PATH} icon="pi pi-globe" label="Manage status pages" />
         </div>
       </div>
     </Card>
@@ -81,7 +62,7 @@ function StatusPageItem({ page }: { page: StatusPage }) {
   const count = serviceCount(page);
   return (
     <li className="beacon-status-admin-item surface-card border-round shadow-1 p-3 flex flex-column gap-2">
-      <h2 className="text-lg font-semibold m-0 beacon-status-admin-wrap">
+      <h2 className="text-lg font-semibold m-0 beacon-editor-wrap">
         <Link to={statusPagePath(page.handle)}>{page.title}</Link>
       </h2>
       <dl className="beacon-status-admin-facts m-0">
@@ -121,7 +102,7 @@ export function StatusPagesScreen() {
     <div className="flex flex-column gap-3">
       <div className="flex flex-wrap align-items-center justify-content-between gap-2">
         <h1 className="text-2xl font-semibold m-0">Status pages</h1>
-        <ButtonLink to={NEW_PAGE_PATH} icon="pi-plus" label="Add status page" />
+        <LinkButton to={NEW_PAGE_PATH} icon="pi pi-plus" label="Add status page" />
       </div>
       {list.isPending ? (
         <Spinner label="Loading status pages" />
@@ -192,7 +173,7 @@ function StatusPageEditor({ page }: { page: StatusPage | null }) {
   return (
     <div className="flex flex-column gap-3">
       <div className="flex flex-wrap align-items-center justify-content-between gap-2">
-        <h1 className="text-2xl font-semibold m-0 beacon-status-admin-wrap">{page ? page.title : 'New status page'}</h1>
+        <h1 className="text-2xl font-semibold m-0 beacon-editor-wrap">{page ? page.title : 'New status page'}</h1>
         {page && <OpenPageLink page={page} />}
       </div>
       {/* After a save the page is the server's answer: the form starts afresh from it. */}

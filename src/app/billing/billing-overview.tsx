@@ -17,7 +17,8 @@ import {
   getSubscriptionInformationQueryOptions,
   SUBSCRIPTION_CANCELLED,
 } from './billing-api.js';
-import { BillingLoadFailed, BillingNotConfigured, LinkButton } from './billing-parts.js';
+import { BillingLoadFailed, BillingNotConfigured } from './billing-parts.js';
+import { LinkButton } from '../components/link-button.js';
 
 const title = (text: string) => <h2 className="text-xl font-semibold m-0">{text}</h2>;
 

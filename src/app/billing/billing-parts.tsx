@@ -1,26 +1,5 @@
 import { Card } from 'primereact/card';
-import { Link } from 'react-router-dom';
 import { MessageCard } from '../components/status-screens.js';
-
-/** A router link that looks like a PrimeReact button (navigation, not an action). */
-export function LinkButton({
-  to,
-  label,
-  icon,
-  outlined = false,
-}: {
-  to: string;
-  label: string;
-  icon?: string;
-  outlined?: boolean;
-}) {
-  return (
-    <Link to={to} className={`p-button p-component no-underline ${outlined ? 'p-button-outlined' : ''}`}>
-      {icon && <span className={`p-button-icon p-button-icon-left ${icon}`} aria-hidden="true" />}
-      <span className="p-button-label">{label}</span>
-    </Link>
-  );
-}
 
 export function BillingLoadFailed({ what }: { what: string }) {
   return (

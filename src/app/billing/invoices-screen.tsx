@@ -18,7 +18,8 @@ import {
   PAY_FAILED,
   refusalReason,
 } from './billing-api.js';
-import { BillingLoadFailed, LinkButton } from './billing-parts.js';
+import { BillingLoadFailed } from './billing-parts.js';
+import { LinkButton } from '../components/link-button.js';
 
 const statusLabel = (status: string | null) => (status ? status.charAt(0).toUpperCase() + status.slice(1) : '—');
 

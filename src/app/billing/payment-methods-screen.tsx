@@ -13,7 +13,8 @@ import { Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../shell/snackbars.js';
 import { getPaymentMethodsQueryOptions, refusalReason } from './billing-api.js';
-import { BillingLoadFailed, LinkButton } from './billing-parts.js';
+import { BillingLoadFailed } from './billing-parts.js';
+import { LinkButton } from '../components/link-button.js';
 
 export const DEFAULT_CARD_CHANGED = 'Your default card has been changed';
 export const CARD_REMOVED = 'Your card has been removed';

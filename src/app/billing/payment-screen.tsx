@@ -40,7 +40,8 @@ import {
   UPCOMING_FAILED,
   UPDATE_FAILED,
 } from './billing-api.js';
-import { BillingLoadFailed, BillingNotConfigured, LinkButton } from './billing-parts.js';
+import { BillingLoadFailed, BillingNotConfigured } from './billing-parts.js';
+import { LinkButton } from '../components/link-button.js';
 import { cardLabel } from './payment-methods-screen.js';
 import { stripeFor } from './stripe.js';
 

@@ -1,17 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
 import { useParams, useSearchParams } from 'react-router-dom';
+import { isAdminRole } from '../../domain/roles.js';
 import { NO_LEVEL_FILTER } from '../../domain/scorecards.js';
 import { useApi } from '../api/use-api.js';
 import { LabelledSelect } from '../components/labelled-select.js';
+import { LinkButton } from '../components/link-button.js';
 import { loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
+import { useAuth } from '../session/auth-context.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { ScorecardMatrix } from './scorecard-matrix.js';
 import { ScorecardTrends } from './scorecard-trends.js';
 import { TeamRollup } from './team-rollup.js';
 import { LevelDistribution } from './scorecards-screen.js';
-import { getScorecardQueryOptions, SCORECARDS_PATH } from './scorecards-api.js';
+import { getScorecardQueryOptions, scorecardEditorPath, SCORECARDS_PATH } from './scorecards-api.js';
 
 /** The filters' value for no filter (the Dropdown shows no label for an empty value). */
 const ALL = 'all';
@@ -22,6 +25,8 @@ export default function ScorecardScreen() {
   const api = useApi();
   const [params, setParams] = useSearchParams();
   const query = useQuery(getScorecardQueryOptions(api, handle));
+  const { state: session } = useAuth();
+  const admin = session.user ? isAdminRole(session.user.role) : false;
   useBreadcrumb({ name: 'Scorecards', to: SCORECARDS_PATH, crumbs: [{ label: query.data?.name ?? handle }] });
   const state = loadStateOf(query);
   if (state === 'pending') return <Spinner label="Loading scorecard" />;
@@ -48,9 +53,14 @@ export default function ScorecardScreen() {
   ];
   return (
     <section className="flex flex-column gap-3" aria-labelledby="scorecard-title">
-      <h1 id="scorecard-title" className="text-2xl font-semibold m-0">
-        {scorecard.name}
-      </h1>
+      <div className="flex flex-wrap align-items-center justify-content-between gap-2">
+        <h1 id="scorecard-title" className="text-2xl font-semibold m-0">
+          {scorecard.name}
+        </h1>
+        {admin && (
+          <LinkButton to={scorecardEditorPath(scorecard.handle)} icon="pi pi-pencil" label="Edit scorecard" outlined />
+        )}
+      </div>
       {scorecard.description && <p className="m-0 text-700">{scorecard.description}</p>}
       <Card>
         <div className="flex flex-column gap-4">

@@ -1,10 +1,15 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { BodyOf } from '../../contract/operation.js';
 import { scorecardOperations } from '../../contract/operations/scorecards.js';
+import type { Scorecard } from '../../contract/scorecards.js';
 import type { ApiClient } from '../api/client.js';
 import { keys } from '../api/query-keys.js';
 
 export const SCORECARDS_PATH = '/scorecards';
 export const scorecardPath = (handle: string) => `${SCORECARDS_PATH}/${handle}`;
+/** Where admins define scorecards (beside the status pages, in the admin area). */
+export const SCORECARD_EDITOR_PATH = '/admin/scorecards';
+export const scorecardEditorPath = (handle: string) => `${SCORECARD_EDITOR_PATH}/${encodeURIComponent(handle)}`;
 
 /** The matrix's page size: a screen of rows, whatever the scorecard's size. */
 export const RESULTS_PAGE_SIZE = 25;
@@ -56,4 +61,39 @@ export function getScorecardHistoryQueryOptions(api: ApiClient, handle: string) 
     queryKey: keys.scorecardHistory(handle, to),
     queryFn: () => api.call(scorecardOperations.getScorecardHistory, { params: { scorecard: handle }, query: { to } }),
   });
+}
+
+export type ScorecardCreateBody = BodyOf<(typeof scorecardOperations)['createScorecard']>;
+export type ScorecardUpdateBody = BodyOf<(typeof scorecardOperations)['updateScorecard']>;
+
+export function createScorecard(api: ApiClient, body: ScorecardCreateBody): Promise<Scorecard> {
+  return api.call(scorecardOperations.createScorecard, { body });
+}
+
+export function updateScorecard(api: ApiClient, handle: string, body: ScorecardUpdateBody): Promise<Scorecard> {
+  return api.call(scorecardOperations.updateScorecard, { params: { scorecard: handle }, body });
+}
+
+export function deleteScorecard(api: ApiClient, handle: string): Promise<null> {
+  return api.call(scorecardOperations.deleteScorecard, { params: { scorecard: handle } });
+}
+
+/** Every read a definition decides: the scorecards, their results and history, and the services' tabs. */
+function refreshResults(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: keys.scorecards() });
+  void queryClient.invalidateQueries({
+    predicate: (query) => query.queryKey[0] === 'service' && query.queryKey[2] === 'scorecards',
+  });
+}
+
+/** After a save: the scorecard is the server's answer (evaluated anew), and what it decides reloads. */
+export function storeScorecard(queryClient: QueryClient, card: Scorecard): void {
+  refreshResults(queryClient);
+  queryClient.setQueryData(keys.scorecard(card.handle), card);
+}
+
+/** After a delete: the scorecard is forgotten, and what it decided reloads. */
+export function forgetScorecard(queryClient: QueryClient, handle: string): void {
+  queryClient.removeQueries({ queryKey: keys.scorecard(handle) });
+  refreshResults(queryClient);
 }

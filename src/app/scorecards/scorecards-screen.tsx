@@ -2,17 +2,20 @@ import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
 import { Link } from 'react-router-dom';
 import type { Scorecard } from '../../contract/scorecards.js';
+import { isAdminRole } from '../../domain/roles.js';
 import { levelName } from '../../domain/scorecards.js';
 import { useApi } from '../api/use-api.js';
+import { LinkButton } from '../components/link-button.js';
 import { LastSynced, loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 import { Spinner } from '../components/status-screens.js';
+import { useAuth } from '../session/auth-context.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { levelColour } from './level-colours.js';
-import { getScorecardsQueryOptions, scorecardPath } from './scorecards-api.js';
+import { getScorecardsQueryOptions, SCORECARD_EDITOR_PATH, scorecardPath } from './scorecards-api.js';
 
 export const SCORECARDS_EMPTY =
   'A scorecard checks every service it applies to against rules (an SLO met, a runbook linked, no failing check) ' +
-  'and ranks it by level. Workspace admins define scorecards through the API (POST /api/scorecards).';
+  'and ranks it by level. Workspace admins define scorecards.';
 
 /** How many services are at each level, as a bar of shares and a legend with the counts. */
 export function LevelDistribution({ scorecard }: { scorecard: Scorecard }) {
@@ -54,15 +57,20 @@ export default function ScorecardsScreen() {
   const api = useApi();
   useBreadcrumb({ name: 'Scorecards' });
   const query = useQuery(getScorecardsQueryOptions(api));
+  const { state: session } = useAuth();
+  const admin = session.user ? isAdminRole(session.user.role) : false;
   const state = loadStateOf(query);
   if (state === 'pending') return <Spinner label="Loading scorecards" />;
   if (state === 'offline') return <NotAvailableOffline />;
   const cards = query.data ?? [];
   return (
     <section className="flex flex-column gap-3" aria-labelledby="scorecards-title">
-      <h1 id="scorecards-title" className="text-2xl font-semibold m-0">
-        Scorecards
-      </h1>
+      <div className="flex flex-wrap align-items-center justify-content-between gap-2">
+        <h1 id="scorecards-title" className="text-2xl font-semibold m-0">
+          Scorecards
+        </h1>
+        {admin && <LinkButton to={`${SCORECARD_EDITOR_PATH}/new`} icon="pi pi-plus" label="New scorecard" />}
+      </div>
       <LastSynced query={query} />
       {cards.length === 0 ? (
         <Card>

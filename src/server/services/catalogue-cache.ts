@@ -13,15 +13,23 @@
 import type { TeamRole } from '../../domain/catalogue.js';
 import { AnswerCache, FreshReads, type Answer, type Made } from '../answer-cache.js';
 import type { ServerContext } from '../context.js';
-import { workspaceVersion, workspaceVersionNow } from '../db/repositories/versions.js';
+import { workspaceVersion, workspaceVersionNow, type VersionName } from '../db/repositories/versions.js';
 import { perContext } from '../per-context.js';
 import type { Caller } from './auth.js';
 import { viewerOf } from './viewer.js';
 
-export const catalogueCacheOf = perContext((ctx) => ({
-  answers: new AnswerCache(ctx.config.readCacheBytes),
-  versions: new FreshReads<string>(),
-}));
+/** One answer cache per set of versions its answers depend on (every request of those reads the same set). */
+const cachesOf = perContext(() => new Map<string, { answers: AnswerCache; versions: FreshReads<string> }>());
+
+/** The answers kept for reads that depend on `names` (each set has the budget of BEACON_READ_CACHE_MB). */
+export function keptAnswersOf(ctx: ServerContext, names: readonly VersionName[]) {
+  const caches = cachesOf(ctx);
+  const id = names.join('+');
+  let cache = caches.get(id);
+  if (!cache)
+    caches.set(id, (cache = { answers: new AnswerCache(ctx.config.readCacheBytes), versions: new FreshReads() }));
+  return cache;
+}
 
 /** The teams part of a viewer's key, made once per membership map (viewer.ts keeps one per user for a while). */
 const teamKeys = new WeakMap<ReadonlyMap<string, TeamRole>, string>();
@@ -39,27 +47,40 @@ function teamsKey(teams: ReadonlyMap<string, TeamRole>): string {
 }
 
 /**
- * The answer for `caller` asking `path` (with its query), kept or made by `make`; `null` when the cache is off
- * (BEACON_READ_CACHE_MB=0), and the caller makes the answer as usual.
+ * A keeper of answers that depend on the workspace's `names` versions: the answer for `caller` asking `path` (with
+ * its query), kept or made by `make`; `null` when the cache is off (BEACON_READ_CACHE_MB=0), and the caller makes
+ * the answer as usual.
  */
-export async function keptCatalogueAnswer(
-  ctx: ServerContext,
-  caller: Caller,
-  path: string,
-  make: () => Promise<Made>,
-): Promise<Answer | null> {
-  if (ctx.config.readCacheBytes === 0) return null;
-  const { answers, versions } = catalogueCacheOf(ctx);
-  const workspaceId = caller.workspace.id;
-  // Read first: a change committed while the answer is made leaves it under the older version, never used again.
-  // Where the read is synchronous (SQLite), sharing it between requests would only add promises.
-  const { db } = ctx.database;
-  const version =
-    workspaceVersionNow(db, 'catalogue', workspaceId) ??
-    (await versions.read(workspaceId, () => workspaceVersion(db, 'catalogue', workspaceId)));
-  answers.see(workspaceId, version);
-  const viewer = await viewerOf(ctx, caller);
-  const who = caller.client ? `client:${caller.client.id}` : `user:${caller.user.id}`;
-  const key = `${who}\u0000${viewer.role}\u0000${teamsKey(viewer.teams)}\u0000${path}`;
-  return answers.answer(workspaceId, version, key, make);
+function keeper(names: readonly VersionName[]) {
+  return async (
+    ctx: ServerContext,
+    caller: Caller,
+    path: string,
+    make: () => Promise<Made>,
+  ): Promise<Answer | null> => {
+    if (ctx.config.readCacheBytes === 0) return null;
+    const { answers, versions } = keptAnswersOf(ctx, names);
+    const workspaceId = caller.workspace.id;
+    // Read first: a change committed while the answer is made leaves it under the older version, never used again.
+    // Where the read is synchronous (SQLite), sharing it between requests would only add promises.
+    const { db } = ctx.database;
+    const read = (name: VersionName) =>
+      workspaceVersionNow(db, name, workspaceId) ??
+      versions.read(`${name}\u0000${workspaceId}`, () => workspaceVersion(db, name, workspaceId));
+    const version = (await Promise.all(names.map(read))).join('.');
+    answers.see(workspaceId, version);
+    const viewer = await viewerOf(ctx, caller);
+    const who = caller.client ? `client:${caller.client.id}` : `user:${caller.user.id}`;
+    const key = `${who}\u0000${viewer.role}\u0000${teamsKey(viewer.teams)}\u0000${path}`;
+    return answers.answer(workspaceId, version, key, make);
+  };
 }
+
+/** The catalogue's reads: a service, a user, a team, and the pages of them. */
+export const keptCatalogueAnswer = keeper(['catalogue']);
+
+/**
+ * A scorecard's reads (its definition, level spread and matrix): they show services and teams as the catalogue
+ * does, and the scorecard's own tables (migration 028).
+ */
+export const keptScorecardAnswer = keeper(['catalogue', 'scorecard']);

@@ -85,7 +85,7 @@ describe('admin screen', () => {
     }
   });
 
-  it('shows an admin the breadcrumb and the four cards, with their empty states', async () => {
+  it('shows an admin the breadcrumb and the cards, with their empty states', async () => {
     remotesApi(admin);
     renderAdmin();
     expect(await screen.findByText('No remote workspaces linked')).toBeTruthy();
@@ -97,7 +97,9 @@ describe('admin screen', () => {
       'Remote Workspaces',
       'Export Workspace Pages',
       'Status pages',
+      'Scorecards',
     ]);
+    expect(screen.getByRole('link', { name: 'New scorecard' }).getAttribute('href')).toBe('/admin/scorecards/new');
     expect(await screen.findByText('No Slack accounts configured for this account')).toBeTruthy();
     expect(await screen.findByText('Slack is not configured on this server.')).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Add to Slack' })).toBeNull();

@@ -1,5 +1,23 @@
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../connect.js';
+import { createVersionTriggers, type VersionedTable } from './version-triggers.js';
+
+/**
+ * What a scorecard read shows besides the catalogue: the definitions, the results and the exemptions. Every write
+ * to them bumps the workspace's scorecard version, so a process may keep those reads' answers while it stays
+ * (services/catalogue-cache.ts), whichever process evaluates.
+ */
+export const SCORECARD_TABLES: readonly VersionedTable[] = [
+  {
+    table: 'scorecards',
+    updates: ['handle', 'name', 'description', 'applies_to', 'levels', 'rules', 'evaluated_at', 'updated_at'],
+  },
+  {
+    table: 'scorecard_results',
+    updates: ['owner_team_id', 'service_name', 'owner_only', 'level_rank', 'score', 'rules', 'evaluated_at'],
+  },
+  { table: 'scorecard_exemptions', updates: ['reason', 'expires_at'] },
+];
 
 /**
  * Scorecards (DESIGN.md 14, issue 28): the definitions (levels and rules as JSON, applies-to by team id), each
@@ -98,6 +116,8 @@ export function scorecardsMigration(engine: Engine) {
         .on('scorecard_exemptions')
         .columns(['scorecard_id', 'service_id', 'rule_key'])
         .execute();
+
+      await createVersionTriggers(db, engine, 'scorecard', SCORECARD_TABLES);
     },
   };
 }

@@ -3,14 +3,18 @@ import { isSqlite, sideReaderOf } from '../connect.js';
 import type { Db } from './workspaces.js';
 
 /** The version tables kept by triggers (migrations/version-triggers.ts), by the name given there. */
-export type VersionName = 'feed' | 'catalogue';
+export type VersionName = 'feed' | 'catalogue' | 'scorecard';
 
 const statements = (name: VersionName) => ({
   sqlite: `select version from ${name}_versions where workspace_id = ?`,
   postgres: `select version from ${name}_versions where workspace_id = $1`,
 });
 
-const STATEMENTS = { feed: statements('feed'), catalogue: statements('catalogue') };
+const STATEMENTS = {
+  feed: statements('feed'),
+  catalogue: statements('catalogue'),
+  scorecard: statements('scorecard'),
+};
 
 /**
  * A workspace's version of `name`, as of now: it moves with every write its triggers watch, so what was read from

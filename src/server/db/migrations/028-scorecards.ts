@@ -117,7 +117,7 @@ export function scorecardsMigration(engine: Engine) {
         .columns(['scorecard_id', 'service_id', 'rule_key'])
         .execute();
 
-      await createVersionTriggers(db, engine, 'scorecard', SCORECARD_TABLES);
+      await createVersionTriggers(db, engine, 'scorecard', SCORECARD_TABLES, { perStatement: true });
     },
   };
 }

@@ -22,6 +22,7 @@ export async function createVersionTriggers(
   engine: Engine,
   name: string,
   tables: readonly VersionedTable[],
+  options: { perStatement?: boolean } = {},
 ): Promise<void> {
   const versions = `${name}_versions`;
   await db.schema
@@ -47,6 +48,11 @@ export async function createVersionTriggers(
         when ${changed(updates, 'is not')}
         begin ${bump('old')} ${bump('new')} end`.execute(db);
     }
+    return;
+  }
+
+  if (options.perStatement) {
+    await createStatementTriggers(db, versions, name, tables);
     return;
   }
 
@@ -76,5 +82,41 @@ export async function createVersionTriggers(
     await sql`create trigger ${sql.id(`${table}_${name}_update`)}
       after update of ${sql.join(updates.map((c) => sql.id(c)))} on ${t}
       for each row when (${changed(updates, 'is distinct from')}) execute function ${bumpFunction}()`.execute(db);
+  }
+}
+
+/**
+ * PostgreSQL, for tables written in bulk (an evaluation writes thousands of rows in one statement): one bump per
+ * workspace and statement, from the statement's transition tables. Bumping the same row once per written row
+ * would leave a chain of thousands of dead versions of it in the transaction, each found by walking the chain (a
+ * first evaluation of 30,000 results took 32 s instead of 8). Transition tables allow no column list, so any
+ * update counts as a change; these tables are updated only when what they hold changed.
+ */
+async function createStatementTriggers(
+  db: Kysely<unknown>,
+  versions: string,
+  name: string,
+  tables: readonly VersionedTable[],
+): Promise<void> {
+  for (const transition of ['new', 'old'] as const) {
+    await sql`create function ${sql.id(`${name}_version_bump_${transition}`)}() returns trigger language plpgsql as $$
+      begin
+        insert into ${sql.raw(versions)} (workspace_id, version)
+          select distinct workspace_id, 1 from ${sql.raw(`${transition}_rows`)}
+          on conflict (workspace_id) do update set version = ${sql.raw(versions)}.version + 1;
+        return null;
+      end $$`.execute(db);
+  }
+  for (const { table } of tables) {
+    const t = sql.table(table);
+    for (const [event, transition] of [
+      ['insert', 'new'],
+      ['update', 'new'],
+      ['delete', 'old'],
+    ] as const) {
+      await sql`create trigger ${sql.id(`${table}_${name}_${event}`)} after ${sql.raw(event)} on ${t}
+        referencing ${sql.raw(transition)} table as ${sql.raw(`${transition}_rows`)}
+        for each statement execute function ${sql.id(`${name}_version_bump_${transition}`)}()`.execute(db);
+    }
   }
 }

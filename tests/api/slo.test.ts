@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listHealthTransitions, listHealthTransitionsOf } from '../../src/server/db/repositories/health.js';
 import { sweepSloAlerts } from '../../src/server/jobs/slo-alerts.js';
 import { createService, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
 import { atTime, callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
@@ -121,6 +122,56 @@ describe('a service SLO', () => {
     expect((await call(cast.teamAdmin, 'DELETE', '/api/services/checkout/slo')).statusCode).toBe(204);
     expect((await call(cast.teamAdmin, 'DELETE', '/api/services/checkout/slo')).statusCode).toBe(404);
     expect((await call(cast.teamMember, 'GET', '/api/services/checkout/slo/status')).statusCode).toBe(404);
+  });
+});
+
+describe('the health logs an evaluation reads', () => {
+  it('are read for many services at once exactly as one by one', async () => {
+    const db = server.ctx.database.db;
+    const ids = await db
+      .selectFrom('services')
+      .select(['id', 'workspace_id'])
+      .where('handle', 'in', ['payments-api', 'vault'])
+      .execute();
+    const workspaceId = ids[0]!.workspace_id;
+    const from = base - 30 * DAY;
+    const to = base - 2 * DAY;
+    // Before the range (the last one of them counts), on its edges, within it, and after it.
+    const offsets = [-40 * DAY, -31 * DAY, -30 * DAY, -29 * DAY, -10 * DAY, -2 * DAY, -DAY];
+    const healths = ['warning', 'good', 'critical', 'good', 'error', 'good', 'warning'] as const;
+    for (const [index, { id }] of ids.entries()) {
+      await db
+        .insertInto('health_transitions')
+        .values(
+          offsets.slice(index).map((offset, at) => ({
+            workspace_id: workspaceId,
+            service_id: id,
+            at: base + offset,
+            health: healths[at]!,
+            source: 'manual' as const,
+          })),
+        )
+        .execute();
+    }
+    const serviceIds = [...ids.map((row) => row.id), 'no-such-service'];
+    const together = await listHealthTransitionsOf(db, workspaceId, serviceIds, from, to);
+    for (const id of serviceIds) {
+      expect(together.get(id), id).toEqual(await listHealthTransitions(db, workspaceId, id, from, to));
+    }
+    expect(together.get(ids[0]!.id)!.map((t) => t.at - base)).toEqual([-30 * DAY, -29 * DAY, -10 * DAY, -2 * DAY]);
+    await db
+      .deleteFrom('health_transitions')
+      .where(
+        'service_id',
+        'in',
+        ids.map((row) => row.id),
+      )
+      .where(
+        'at',
+        'in',
+        offsets.map((offset) => base + offset),
+      )
+      .execute();
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * What the scorecard evaluators read of many services at once (domain/scorecards.ts ServiceFacts): one query per
  * source for a chunk of services, not one per service, so a full evaluation of a workspace stays a few dozen reads.
- * The SLO status is still read service by service (its transition log), only for the services that have one.
+ * The SLO status reads the transition logs of a chunk's services with an SLO together (slo.ts sloHealthLogs).
  */
 import type { CheckFacts, ServiceFacts } from '../../domain/scorecards.js';
 import type { Health } from '../../domain/catalogue.js';
@@ -9,7 +9,7 @@ import { sloStatus } from '../../domain/slo.js';
 import { chunks } from '../db/repositories/chunks.js';
 import type { Db } from '../db/repositories/workspaces.js';
 import type { ServiceRow } from '../db/schema.js';
-import { sloHealthLog, sloOf } from './slo.js';
+import { sloHealthLogs, sloOf } from './slo.js';
 
 const CHUNK = 400;
 /** The longest look back a rule makes at check results: `no_failing_checks` allows a week. */
@@ -115,10 +115,11 @@ async function sloFacts(db: Db, workspaceId: string, services: FactsService[], n
     )
     .execute();
   const serviceOf = new Map(services.map((s) => [s.id, s]));
-  for (const row of rows) {
-    const slo = sloOf(row);
-    const status = sloStatus(slo, await sloHealthLog(db, serviceOf.get(row.service_id)!, slo, now));
-    byService.set(row.service_id, {
+  const slos = rows.map((row) => ({ service: serviceOf.get(row.service_id)!, slo: sloOf(row) }));
+  const logs = await sloHealthLogs(db, workspaceId, slos, now);
+  for (const { service, slo } of slos) {
+    const status = sloStatus(slo, logs.get(service.id)!);
+    byService.set(service.id, {
       target: slo.target,
       availability: status.availability,
       leftSeconds: status.budget.left_seconds,

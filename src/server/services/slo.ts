@@ -7,7 +7,7 @@ import { MS_PER_DAY } from '../../domain/health.js';
 import { BURN_WINDOWS, firingBurnAlerts, sloStatus, type HealthLog, type Slo } from '../../domain/slo.js';
 import type { Caller } from './auth.js';
 import { isoNow, type ServerContext } from '../context.js';
-import { listHealthTransitions } from '../db/repositories/health.js';
+import { listHealthTransitions, listHealthTransitionsOf } from '../db/repositories/health.js';
 import { deleteSlo as deleteSloRow, findSlo, upsertSlo } from '../db/repositories/slos.js';
 import type { ServiceRow, ServiceSloRow } from '../db/schema.js';
 import type { Db } from '../db/repositories/workspaces.js';
@@ -60,9 +60,38 @@ export async function sloHealthLog(
   slo: Slo,
   now: number,
 ): Promise<HealthLog> {
-  const span = Math.max(slo.window_days * MS_PER_DAY, BURN_WINDOWS['3d'] * 1000);
-  const transitions = await listHealthTransitions(db, service.workspace_id, service.id, now - span, now);
+  const transitions = await listHealthTransitions(db, service.workspace_id, service.id, now - logSpan(slo), now);
   return { transitions, createdAt: Date.parse(service.created_at), now };
+}
+
+/** How far back an SLO's status reads: its window, or the slowest burn window when that is longer. */
+const logSpan = (slo: Slo) => Math.max(slo.window_days * MS_PER_DAY, BURN_WINDOWS['3d'] * 1000);
+
+/** sloHealthLog for several services of one workspace (a scorecard evaluation's), in two reads. */
+export async function sloHealthLogs(
+  db: Db,
+  workspaceId: string,
+  slos: ReadonlyArray<{ service: Pick<ServiceRow, 'id' | 'created_at'>; slo: Slo }>,
+  now: number,
+): Promise<Map<string, HealthLog>> {
+  const from = now - Math.max(0, ...slos.map(({ slo }) => logSpan(slo)));
+  const all = await listHealthTransitionsOf(
+    db,
+    workspaceId,
+    slos.map(({ service }) => service.id),
+    from,
+    now,
+  );
+  const logs = new Map<string, HealthLog>();
+  for (const { service, slo } of slos) {
+    // As far back as this SLO reads: the last transition at or before its own start, then the rest.
+    const transitions = all.get(service.id) ?? [];
+    const start = now - logSpan(slo);
+    let first = 0;
+    for (let i = 0; i < transitions.length && transitions[i]!.at <= start; i++) first = i;
+    logs.set(service.id, { transitions: transitions.slice(first), createdAt: Date.parse(service.created_at), now });
+  }
+  return logs;
 }
 
 export async function getSloStatus(ctx: ServerContext, caller: Caller, service: string): Promise<SloStatusAnswer> {

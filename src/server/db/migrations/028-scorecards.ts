@@ -141,9 +141,9 @@ async function countResults(db: Kysely<unknown>, engine: Engine): Promise<void> 
     sql.raw(`insert into scorecard_counts (scorecard_id, owner_team_id, owner_only, level_rank, n)
       values (${row}.scorecard_id, ${row}.owner_team_id, ${row}.owner_only, ${row}.level_rank, ${delta})
       on conflict (scorecard_id, owner_team_id, owner_only, level_rank) do update set n = scorecard_counts.n + (${delta});`);
-  const moved =
-    'old.owner_team_id <> new.owner_team_id or old.owner_only <> new.owner_only or old.level_rank <> new.level_rank';
   if (engine === 'sqlite') {
+    const moved =
+      'old.owner_team_id <> new.owner_team_id or old.owner_only <> new.owner_only or old.level_rank <> new.level_rank';
     await sql`create trigger scorecard_results_count_insert after insert on scorecard_results begin ${add('new', 1)} end`.execute(
       db,
     );
@@ -154,14 +154,29 @@ async function countResults(db: Kysely<unknown>, engine: Engine): Promise<void> 
       when ${sql.raw(moved)} begin ${add('old', -1)} ${add('new', 1)} end`.execute(db);
     return;
   }
-  await sql`create function scorecard_count_change() returns trigger language plpgsql as $$
-    begin
-      if tg_op <> 'INSERT' then ${add('old', -1)} end if;
-      if tg_op <> 'DELETE' then ${add('new', 1)} end if;
-      return null;
-    end $$`.execute(db);
-  await sql`create trigger scorecard_results_count_write after insert or delete on scorecard_results
-    for each row execute function scorecard_count_change()`.execute(db);
-  await sql`create trigger scorecard_results_count_update after update of owner_team_id, owner_only, level_rank
-    on scorecard_results for each row when (${sql.raw(moved)}) execute function scorecard_count_change()`.execute(db);
+  // PostgreSQL: once per statement, from its transition tables. A row trigger would update the same few count rows
+  // once per result, and a first evaluation (30,000 results in one transaction) then walks ever longer chains of
+  // their dead versions: 12 s to save, against 2 s this way.
+  const tally = (rows: 'new_rows' | 'old_rows', sign: '' | '-') =>
+    sql.raw(`insert into scorecard_counts (scorecard_id, owner_team_id, owner_only, level_rank, n)
+      select scorecard_id, owner_team_id, owner_only, level_rank, ${sign}count(*) from ${rows}
+      group by scorecard_id, owner_team_id, owner_only, level_rank
+      on conflict (scorecard_id, owner_team_id, owner_only, level_rank) do update set n = scorecard_counts.n + excluded.n;`);
+  const counting = [
+    ['insert', 'new table as new_rows', tally('new_rows', '')],
+    ['delete', 'old table as old_rows', tally('old_rows', '-')],
+    [
+      'update',
+      'old table as old_rows new table as new_rows',
+      sql.join([tally('old_rows', '-'), tally('new_rows', '')], sql.raw(' ')),
+    ],
+  ] as const;
+  for (const [event, transitions, body] of counting) {
+    await sql`create function ${sql.id(`scorecard_counts_${event}`)}() returns trigger language plpgsql as $$
+      begin ${body} return null; end $$`.execute(db);
+    await sql`create trigger ${sql.id(`scorecard_results_count_${event}`)} after ${sql.raw(event)} on scorecard_results
+      referencing ${sql.raw(transitions)} for each statement execute function ${sql.id(`scorecard_counts_${event}`)}()`.execute(
+      db,
+    );
+  }
 }

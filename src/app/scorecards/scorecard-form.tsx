@@ -211,6 +211,57 @@ function useRowList<R extends { id: string; name: string }>(
   };
 }
 
+/** A row's buttons: up, down and remove, each named after the row. */
+function RowMoves({
+  kind,
+  id,
+  title,
+  index,
+  count,
+  list,
+  fallback,
+  removeLabel,
+  removeDisabled = false,
+}: {
+  kind: 'level' | 'rule';
+  id: string;
+  title: string;
+  index: number;
+  count: number;
+  list: { move(index: number, by: number): void; remove(index: number, fallbackFocus: string): void };
+  /** Where focus goes when the last row is removed. */
+  fallback: string;
+  removeLabel?: string | undefined;
+  removeDisabled?: boolean;
+}) {
+  return (
+    <div className="beacon-editor-actions">
+      <RowButton
+        id={`scorecard-${kind}-${id}-up`}
+        icon="pi-arrow-up"
+        label={`Move ${title} up`}
+        disabled={index === 0}
+        onClick={() => list.move(index, -1)}
+      />
+      <RowButton
+        id={`scorecard-${kind}-${id}-down`}
+        icon="pi-arrow-down"
+        label={`Move ${title} down`}
+        disabled={index === count - 1}
+        onClick={() => list.move(index, 1)}
+      />
+      <RowButton
+        id={`scorecard-${kind}-${id}-remove`}
+        icon="pi-trash"
+        label={removeLabel ?? `Remove ${title}`}
+        danger
+        disabled={removeDisabled}
+        onClick={() => list.remove(index, fallback)}
+      />
+    </div>
+  );
+}
+
 /** A row's name and key: a new row's key follows its name until typed; a saved one's is fixed. */
 function NameAndKey<R extends DraftLevel | DraftRule>({
   kind,
@@ -280,30 +331,17 @@ function LevelsEditor({
               <fieldset className="beacon-editor-group flex flex-column gap-2">
                 <legend className="font-semibold px-1">{`Level ${index + 1}`}</legend>
                 <NameAndKey kind="level" row={level} errors={errors[level.id]} onChange={set} />
-                <div className="beacon-editor-actions">
-                  <RowButton
-                    id={`scorecard-level-${level.id}-up`}
-                    icon="pi-arrow-up"
-                    label={`Move ${title} up`}
-                    disabled={index === 0}
-                    onClick={() => list.move(index, -1)}
-                  />
-                  <RowButton
-                    id={`scorecard-level-${level.id}-down`}
-                    icon="pi-arrow-down"
-                    label={`Move ${title} down`}
-                    disabled={index === levels.length - 1}
-                    onClick={() => list.move(index, 1)}
-                  />
-                  <RowButton
-                    id={`scorecard-level-${level.id}-remove`}
-                    icon="pi-trash"
-                    label={used ? `Remove ${title} (move its rules first)` : `Remove ${title}`}
-                    danger
-                    disabled={used || levels.length === 1}
-                    onClick={() => list.remove(index, 'scorecard-add-level')}
-                  />
-                </div>
+                <RowMoves
+                  kind="level"
+                  id={level.id}
+                  title={title}
+                  index={index}
+                  count={levels.length}
+                  list={list}
+                  fallback="scorecard-add-level"
+                  removeLabel={used ? `Remove ${title} (move its rules first)` : undefined}
+                  removeDisabled={used || levels.length === 1}
+                />
               </fieldset>
             </li>
           );
@@ -455,29 +493,15 @@ function RulesEditor({
                     errors={rowErrors?.remediation ? [rowErrors.remediation] : []}
                     onChange={(remediation) => set({ ...rule, remediation })}
                   />
-                  <div className="beacon-editor-actions">
-                    <RowButton
-                      id={`scorecard-rule-${rule.id}-up`}
-                      icon="pi-arrow-up"
-                      label={`Move ${title} up`}
-                      disabled={index === 0}
-                      onClick={() => list.move(index, -1)}
-                    />
-                    <RowButton
-                      id={`scorecard-rule-${rule.id}-down`}
-                      icon="pi-arrow-down"
-                      label={`Move ${title} down`}
-                      disabled={index === rules.length - 1}
-                      onClick={() => list.move(index, 1)}
-                    />
-                    <RowButton
-                      id={`scorecard-rule-${rule.id}-remove`}
-                      icon="pi-trash"
-                      label={`Remove ${title}`}
-                      danger
-                      onClick={() => list.remove(index, 'scorecard-add-rule')}
-                    />
-                  </div>
+                  <RowMoves
+                    kind="rule"
+                    id={rule.id}
+                    title={title}
+                    index={index}
+                    count={rules.length}
+                    list={list}
+                    fallback="scorecard-add-rule"
+                  />
                 </fieldset>
               </li>
             );

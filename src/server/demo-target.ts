@@ -83,9 +83,15 @@ export async function startDemoTarget(ctx: ServerContext, ports: DemoTargetPorts
   const tls = createTlsServer({ key: tlsKeys.privateKey, cert: tlsKeys.cert }, (socket) => socket.end('hello\n'));
   const tcp = createTcpServer((socket) => socket.end('220 demo message bus ready\r\n'));
   for (const server of [tls, tcp]) server.on('error', () => undefined);
-  await listen(http, ports.http);
-  await listen(tls, ports.tls);
-  await listen(tcp, ports.tcp);
+  try {
+    await listen(http, ports.http);
+    await listen(tls, ports.tls);
+    await listen(tcp, ports.tcp);
+  } catch (error) {
+    // A port taken: nothing stays open, so the caller may try other ports.
+    for (const server of [http, tls, tcp]) if (server.listening) server.close();
+    throw error;
+  }
   const pinger = setInterval(() => void pingDemoHeartbeats(ctx).catch(() => undefined), 30_000);
   pinger.unref();
   void pingDemoHeartbeats(ctx).catch(() => undefined);

@@ -91,12 +91,21 @@ describe('beacon demo: health checks against its local target (npm run demo)', (
   let runner: SharedRunner | undefined;
 
   beforeAll(async () => {
-    const first = await freePort();
-    // Three ports in a row from the first free one: good enough on a quiet loopback.
-    demo = await startTestServer({ BEACON_DEMO_TARGET_PORT: String(first), BEACON_ALLOW_PRIVATE_TARGETS: '1' });
-    // As `npm run demo` does: seed, then serve with the target.
-    await seedDemo(demo.ctx);
-    target = await startDemoTarget(demo.ctx, demoTargetPorts(first));
+    // Three ports in a row from the first free one; another test file may take one of the next two meanwhile, and
+    // then the whole start is made again on other ports.
+    for (let attempt = 1; ; attempt++) {
+      const first = await freePort();
+      demo = await startTestServer({ BEACON_DEMO_TARGET_PORT: String(first), BEACON_ALLOW_PRIVATE_TARGETS: '1' });
+      // As `npm run demo` does: seed, then serve with the target.
+      await seedDemo(demo.ctx);
+      try {
+        target = await startDemoTarget(demo.ctx, demoTargetPorts(first));
+        break;
+      } catch (error) {
+        await demo.close();
+        if (attempt === 5 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      }
+    }
   });
   afterAll(async () => {
     await runner?.stop();

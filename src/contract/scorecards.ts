@@ -12,11 +12,11 @@ import { line, pageQuery, text } from './common.js';
 /** Scorecards (DESIGN.md 14, issue 28): definitions, results, exemptions. */
 
 export const SCORECARD_HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const KEY_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
-const KEY_MESSAGE = 'Lower-case letters and digits, joined by single hyphens or underscores';
+export const SCORECARD_KEY_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+export const SCORECARD_KEY_MESSAGE = 'Lower-case letters and digits, joined by single hyphens or underscores';
 
 const handle = line().min(1).max(64);
-const key = line().min(1).max(40).regex(KEY_PATTERN, KEY_MESSAGE);
+const key = line().min(1).max(40).regex(SCORECARD_KEY_PATTERN, SCORECARD_KEY_MESSAGE);
 const name = line().trim().min(1).max(120);
 
 const levelInput = z.strictObject({ key, name });

@@ -4,6 +4,8 @@
  */
 import {
   SCORECARD_HANDLE_PATTERN,
+  SCORECARD_KEY_MESSAGE,
+  SCORECARD_KEY_PATTERN,
   type Scorecard,
   type ScorecardCreate,
   type ScorecardRuleInput,
@@ -22,7 +24,6 @@ import { ApiError } from '../api/client.js';
 /** The contract's limits (contract/scorecards.ts), as the form keeps to them. */
 export const MAX_LEVELS = 10;
 export const MAX_RULES = 50;
-const KEY_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 
 /** What each evaluator checks, as the rule's evaluator select names it. */
 export const EVALUATOR_LABELS: Record<ScorecardEvaluator, string> = {
@@ -123,7 +124,7 @@ export interface ScorecardDraft {
 let lastId = 0;
 const newId = (prefix: string) => `${prefix}${++lastId}`;
 
-/** A key from a name: the slug, or a placeholder to be typed over when the name has no letters. */
+/** A key from a name: its slug, at most 40 characters (empty when the name has no letters or digits). */
 export const keyOf = (name: string) => slugify(name).slice(0, 40).replace(/-+$/, '');
 
 export function newLevel(name = ''): DraftLevel {
@@ -222,7 +223,7 @@ export function bodyOf(draft: ScorecardDraft): Omit<ScorecardCreate, 'handle'> {
 
 export const HANDLE_RULE = 'Lower-case letters, digits and single hyphens';
 export const HANDLE_RESERVED = 'This handle is reserved';
-export const KEY_RULE = 'Lower-case letters and digits, joined by single hyphens or underscores';
+export const KEY_RULE = SCORECARD_KEY_MESSAGE;
 export const KEY_TAKEN = 'Another one here has this key';
 export const WEIGHT_RULE = 'A whole number from 1 to 100';
 export const NO_LEVELS = 'Add at least one level';
@@ -248,7 +249,7 @@ export interface DraftErrors {
 function keyError(key: string, taken: boolean): string | undefined {
   if (key === '') return messages.required;
   if (key.length > 40) return tooLong(40);
-  if (!KEY_PATTERN.test(key)) return KEY_RULE;
+  if (!SCORECARD_KEY_PATTERN.test(key)) return KEY_RULE;
   return taken ? KEY_TAKEN : undefined;
 }
 

@@ -19,6 +19,12 @@ export const profileRef = z
   .meta({ id: 'ProfileRef' });
 export type ProfileRef = z.infer<typeof profileRef>;
 
+/** On a service or team a catalogue source manages (DESIGN.md 15): where to change it. */
+export const managedBy = z
+  .object({ source: z.string(), source_id: z.string(), path: z.string(), line: z.number().int() })
+  .meta({ id: 'ManagedBy' });
+export type ManagedBy = z.infer<typeof managedBy>;
+
 export const team = z
   .object({
     id: z.string(),
@@ -35,6 +41,8 @@ export const team = z
     /** The first members, for avatar groups (at most 4), and how many there are. */
     members: z.array(z.object({ id: z.string(), name: z.string(), thumbnail_url: z.string().nullable() })),
     member_count: z.number().int(),
+    /** Set when a catalogue source's files decide its name, description and parent (DESIGN.md 15). */
+    managed_by: managedBy.nullable(),
   })
   .meta({ id: 'Team' });
 export type Team = z.infer<typeof team>;
@@ -95,6 +103,8 @@ export const service = z
     starred: z.boolean(),
     owner: profileRef,
     permissions: z.object({ edit: z.boolean() }),
+    /** Set when a catalogue source's files decide its fields, owner, stage and dependencies (DESIGN.md 15). */
+    managed_by: managedBy.nullable(),
   })
   .meta({ id: 'Service' });
 export type Service = z.infer<typeof service>;

@@ -18,6 +18,7 @@ export const CLIENT_SCOPES = [
   'beacon.notice.manage',
   'beacon.health-check.read',
   'beacon.health-check.manage',
+  'beacon.catalog.manage',
 ] as const;
 export type ClientScope = (typeof CLIENT_SCOPES)[number];
 

@@ -35,6 +35,7 @@ import { runnerRoutes } from './routes/runners.js';
 import { dependencyRoutes } from './routes/dependencies.js';
 import { sloRoutes } from './routes/slo.js';
 import { scorecardRoutes } from './routes/scorecards.js';
+import { catalogRoutes } from './routes/catalog.js';
 import { feedRoutes } from './routes/feeds.js';
 import { pageRoutes } from './routes/pages.js';
 import { slackRoutes } from './routes/slack.js';
@@ -221,6 +222,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       await api.register(dependencyRoutes(ctx));
       await api.register(sloRoutes(ctx));
       await api.register(scorecardRoutes(ctx));
+      await api.register(catalogRoutes(ctx));
       await api.register(feedRoutes(ctx));
       await api.register(pageRoutes(ctx));
       await api.register(slackRoutes(ctx));

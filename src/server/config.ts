@@ -50,6 +50,8 @@ export interface Config {
   checkTestsPerMinute: number;
   /** Raw health-check results older than this are deleted (their aggregates stay: domain/check-aggregates.ts). */
   resultRetentionHours: number;
+  /** How long an entity its source no longer describes stays (orphaned) before it is removed (DESIGN.md 15). */
+  catalogOrphanGraceHours: number;
   /** Days events (and their notifications) are kept (DESIGN.md 9). */
   eventRetentionDays: number;
   /** PostgreSQL: how long a query waits for a connection before failing (503) while the database is away. */
@@ -182,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     checkTestsPerMinute: integer(env.BEACON_CHECK_TEST_RATE_LIMIT, 30, 'BEACON_CHECK_TEST_RATE_LIMIT'),
     resultRetentionHours: integer(env.BEACON_RESULT_RETENTION_HOURS, 48, 'BEACON_RESULT_RETENTION_HOURS'),
+    catalogOrphanGraceHours: integer(env.BEACON_CATALOG_ORPHAN_GRACE_HOURS, 72, 'BEACON_CATALOG_ORPHAN_GRACE_HOURS'),
     eventRetentionDays: integer(env.BEACON_EVENT_RETENTION_DAYS, EVENT_RETENTION_DAYS, 'BEACON_EVENT_RETENTION_DAYS'),
     dbConnectTimeoutMs: integer(env.BEACON_DB_CONNECT_TIMEOUT_MS, 5000, 'BEACON_DB_CONNECT_TIMEOUT_MS'),
     sqliteBusyTimeoutMs: integer(env.BEACON_DB_BUSY_TIMEOUT_MS, 5000, 'BEACON_DB_BUSY_TIMEOUT_MS'),

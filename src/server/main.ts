@@ -12,6 +12,7 @@ import { startMailOutbox } from './jobs/mail-outbox.js';
 import { startMaintenanceReminders } from './jobs/maintenance-reminders.js';
 import { startSloAlerts } from './jobs/slo-alerts.js';
 import { startScorecardRefresh, startScorecardSweep } from './jobs/scorecard-sweep.js';
+import { startCatalogSync } from './jobs/catalog-sync.js';
 import { startWebhookOutbox } from './jobs/webhook-outbox.js';
 import { statusWatchOf } from './services/status-live.js';
 import { startSharedRunner } from './jobs/shared-runner.js';
@@ -40,6 +41,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const sloAlerts = startSloAlerts(ctx);
   const scorecardSweep = startScorecardSweep(ctx);
   const scorecardRefresh = startScorecardRefresh(ctx);
+  const catalogSync = startCatalogSync(ctx);
   const demoTarget =
     config.demoTargetPort !== null ? await startDemoTarget(ctx, demoTargetPorts(config.demoTargetPort)) : undefined;
   const link = await bootstrapRegistrationLink(ctx);
@@ -73,6 +75,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       sloAlerts.stop();
       scorecardSweep.stop();
       scorecardRefresh.stop();
+      catalogSync.stop();
       await demoTarget?.close();
       await closeSharedAgents();
       await closeContext(ctx);

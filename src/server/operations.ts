@@ -50,6 +50,8 @@ export interface RouteExtras {
    * request's path and query, or the one `make` makes; `null` when nothing is kept.
    */
   keep?: (ctx: ServerContext, caller: Caller, path: string, make: () => Promise<Made>) => Promise<Answer | null>;
+  /** A larger body than the server's 1 MiB default (descriptor files). */
+  bodyLimit?: number;
 }
 
 /** The route's decision for API clients, as the scope tests and http.ts read it. */
@@ -84,6 +86,7 @@ export function route<O extends Operation>(
     method: operation.method,
     url: operation.path,
     schema: routeSchemaOf(operation),
+    ...(extras.bodyLimit ? { bodyLimit: extras.bodyLimit } : {}),
     config: { ...extras.config, ...(scope !== undefined ? { scope } : {}) },
     preHandler:
       operation.access === 'public'

@@ -43,6 +43,7 @@ describe('migrations', () => {
         '026-status-subscriptions',
         '027-slos',
         '028-scorecards',
+        '029-catalog-sources',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

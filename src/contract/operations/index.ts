@@ -2,6 +2,7 @@ import type { Operation } from '../operation.js';
 import { assetOperations } from './assets.js';
 import { autocompleteOperations } from './autocomplete.js';
 import { billingOperations, stripeWebhookOperations } from './billing.js';
+import { catalogOperations } from './catalog.js';
 import { clientOperations } from './clients.js';
 import { dependencyOperations, remoteOperations } from './dependencies.js';
 import { feedOperations, notificationOperations } from './feeds.js';
@@ -34,6 +35,7 @@ export const allOperations: readonly Operation[] = [
   autocompleteOperations,
   billingOperations,
   stripeWebhookOperations,
+  catalogOperations,
   clientOperations,
   dependencyOperations,
   feedOperations,

@@ -28,6 +28,7 @@ import { statusPagesMigration } from './migrations/025-status-pages.js';
 import { statusSubscriptionsMigration } from './migrations/026-status-subscriptions.js';
 import { slosMigration } from './migrations/027-slos.js';
 import { scorecardsMigration } from './migrations/028-scorecards.js';
+import { catalogSourcesMigration } from './migrations/029-catalog-sources.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -60,6 +61,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '026-status-subscriptions': statusSubscriptionsMigration(),
     '027-slos': slosMigration(),
     '028-scorecards': scorecardsMigration(engine),
+    '029-catalog-sources': catalogSourcesMigration(engine),
   };
 }
 

@@ -555,6 +555,58 @@ export interface ScorecardExemptionsTable {
 }
 export type ScorecardExemptionRow = Selectable<ScorecardExemptionsTable>;
 
+/** A source of descriptor files (DESIGN.md 15): uploaded files, or a URL synced on a schedule. */
+export interface CatalogSourcesTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  url: string | null;
+  mode: 'authoritative' | 'seed';
+  interval_minutes: number;
+  /** An upload source's files (JSON of { path, content }). */
+  files: string | null;
+  etag: string | null;
+  digest: string | null;
+  last_sync_at: string | null;
+  last_sync_status: 'ok' | 'unchanged' | 'failed' | null;
+  /** JSON of the last sync's counts per action. */
+  last_sync_counts: string | null;
+  last_sync_error: string | null;
+  /** Epoch ms (bigint, a string from node-pg). */
+  next_sync_at: number | string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type CatalogSourceRow = Selectable<CatalogSourcesTable>;
+
+/** An entity a source describes, and how it stands: synced, errored, orphaned, conflict. */
+export interface CatalogEntitiesTable {
+  source_id: string;
+  workspace_id: string;
+  kind: 'service' | 'team';
+  handle: string;
+  entity_id: string | null;
+  path: string;
+  line: number;
+  state: 'synced' | 'errored' | 'orphaned' | 'conflict';
+  reason: string | null;
+  state_since: string;
+  synced_at: string;
+}
+export type CatalogEntityRow = Selectable<CatalogEntitiesTable>;
+
+/** A plan waiting to be applied: the files it read and the digest of the changes it answered. */
+export interface CatalogPlansTable {
+  id: string;
+  workspace_id: string;
+  source_id: string | null;
+  files: string;
+  digest: string;
+  created_at: string;
+  /** Epoch ms (bigint, a string from node-pg). */
+  expires_at: number | string;
+}
+
 /** A webhook delivery to make (the outboxes' columns, outbox.ts). */
 export interface WebhookOutboxTable {
   id: string;
@@ -758,6 +810,9 @@ export interface Database {
   scorecard_counts: ScorecardCountsTable;
   scorecard_result_changes: ScorecardResultChangesTable;
   scorecard_exemptions: ScorecardExemptionsTable;
+  catalog_sources: CatalogSourcesTable;
+  catalog_entities: CatalogEntitiesTable;
+  catalog_plans: CatalogPlansTable;
   webhook_outbox: WebhookOutboxTable;
   billing_accounts: BillingAccountsTable;
   stripe_events: StripeEventsTable;

@@ -28,6 +28,7 @@ import type { SearchPage } from '../db/repositories/users.js';
 import type { Db } from '../db/repositories/workspaces.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { agentColumns, agentOf } from './agents.js';
+import { requireUnmanaged, withManagedMarks } from './catalog-marks.js';
 import type { Caller } from './auth.js';
 import { setServiceHealth } from './check-health.js';
 import { requireValidHandle, withFreeHandle } from './handles.js';
@@ -60,7 +61,17 @@ function toService(row: ServiceListRow, viewer: Viewer): Service {
       icon_asset_id: row.owner_icon_asset_id,
     }),
     permissions: { edit: canEditService(viewer, row.owner_team_id) },
+    managed_by: null,
   };
+}
+
+/** Services as answered: with their "Managed in" marks. */
+function toServices(ctx: ServerContext, workspaceId: string, rows: ServiceListRow[], viewer: Viewer) {
+  return withManagedMarks(
+    ctx,
+    workspaceId,
+    rows.map((row) => toService(row, viewer)),
+  );
 }
 
 export function serviceRef(row: {
@@ -93,7 +104,8 @@ export async function editableService(ctx: ServerContext, caller: Caller, idOrHa
 
 export async function getService(ctx: ServerContext, caller: Caller, idOrHandle: string): Promise<Service> {
   const { row, viewer } = await visibleService(ctx, caller, idOrHandle);
-  return toService(row, viewer);
+  const [service] = await toServices(ctx, caller.workspace.id, [row], viewer);
+  return service!;
 }
 
 /** DESIGN.md 4a: a new service is good, visible to the workspace, in development. */
@@ -183,16 +195,23 @@ async function applyPatch(
   }
   const row = await findService(db, caller.workspace.id, found.row.id, caller.user.id);
   if (!row) throw notFound(SERVICE_NOT_FOUND);
-  return toService(row, found.viewer);
+  const [service] = await toServices(ctx, caller.workspace.id, [row], found.viewer);
+  return service!;
 }
+
+/** What a catalogue source's files decide for a service it manages (DESIGN.md 15). */
+const MANAGED_FIELDS = 'change its name, description and links';
 
 async function patchService(
   ctx: ServerContext,
   caller: Caller,
   idOrHandle: string,
+  managed: string | null,
   patch: Omit<ServicePatch, 'updated_at'>,
 ): Promise<Service> {
-  return applyPatch(ctx, caller, await editableService(ctx, caller, idOrHandle), patch);
+  const found = await editableService(ctx, caller, idOrHandle);
+  if (managed) await requireUnmanaged(ctx, caller.workspace.id, found.row, 'service', managed);
+  return applyPatch(ctx, caller, found, patch);
 }
 
 export function updateServiceFields(
@@ -202,7 +221,7 @@ export function updateServiceFields(
   input: { name?: string; description?: string | null; links?: Array<{ name: string; url: string }> },
 ): Promise<Service> {
   const { links, description, ...rest } = input;
-  return patchService(ctx, caller, idOrHandle, {
+  return patchService(ctx, caller, idOrHandle, MANAGED_FIELDS, {
     ...rest,
     // A blank description is no description.
     ...(description !== undefined ? { description: description?.trim() ? description : null } : {}),
@@ -218,6 +237,7 @@ export async function reparentService(
   ownerIdOrHandle: string,
 ): Promise<Service> {
   const found = await editableService(ctx, caller, idOrHandle);
+  await requireUnmanaged(ctx, caller.workspace.id, found.row, 'service', 'change its owner');
   const team = await findTeam(ctx.database.db, caller.workspace.id, ownerIdOrHandle);
   if (!team) throw badRequest('The owner team was not found', { 'owner.id': ['Team not found'] });
   return applyPatch(ctx, caller, found, team.id === found.row.owner_team_id ? {} : { owner_team_id: team.id });
@@ -229,7 +249,8 @@ export function changeService(
   idOrHandle: string,
   change: { health: Health } | { visibility: Visibility } | { stage: Stage },
 ): Promise<Service> {
-  return patchService(ctx, caller, idOrHandle, change);
+  // Health and visibility stay the UI's; the lifecycle is the file's.
+  return patchService(ctx, caller, idOrHandle, 'stage' in change ? 'change its lifecycle' : null, change);
 }
 
 /** The events of a change of a service's fields: its owner, and the rest as one update. */
@@ -265,6 +286,7 @@ async function recordServiceChanges(
 /** Deleting a service removes its stars (cascade) and its icon. */
 export async function deleteService(ctx: ServerContext, caller: Caller, idOrHandle: string): Promise<void> {
   const { row } = await editableService(ctx, caller, idOrHandle);
+  await requireUnmanaged(ctx, caller.workspace.id, row, 'service', 'remove it from its file');
   const workspaceId = caller.workspace.id;
   await ctx.database.db.transaction().execute(async (trx) => {
     await deleteServiceRow(trx, workspaceId, row.id);
@@ -303,7 +325,7 @@ export async function searchServices(ctx: ServerContext, caller: Caller, page: S
   const viewer = await viewerOf(ctx, caller);
   const scope = serviceScope(caller, viewer);
   const { rows, total } = await searchServiceRows(ctx.database.db, caller.workspace.id, scope, page);
-  return { services: rows.map((row) => toService(row, viewer)), total };
+  return { services: await toServices(ctx, caller.workspace.id, rows, viewer), total };
 }
 
 export async function listTeamServices(ctx: ServerContext, caller: Caller, teamIdOrHandle: string, page: SearchPage) {
@@ -311,7 +333,7 @@ export async function listTeamServices(ctx: ServerContext, caller: Caller, teamI
   const viewer = await viewerOf(ctx, caller);
   const scope = serviceScope(caller, viewer);
   const { rows, total } = await listTeamServiceRows(ctx.database.db, caller.workspace.id, team.id, scope, page);
-  return { services: rows.map((row) => toService(row, viewer)), total };
+  return { services: await toServices(ctx, caller.workspace.id, rows, viewer), total };
 }
 
 export async function autocompleteServices(ctx: ServerContext, caller: Caller, q: string): Promise<ProfileRef[]> {

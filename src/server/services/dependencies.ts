@@ -36,6 +36,7 @@ import { editableService, visibleService } from './catalogue-services.js';
 import { AUTOCOMPLETE_LIMIT } from './teams.js';
 import { assetUrl } from './users.js';
 import { graphCacheOf, type GraphAnswer } from './graph-cache.js';
+import { requireUnmanaged } from './catalog-marks.js';
 import { serviceScope, viewerOf } from './viewer.js';
 
 function toItem(row: DependencyRow): DependencyItem {
@@ -79,6 +80,7 @@ export async function addDependency(
   dependencyHandle: string,
 ): Promise<DependencyItem> {
   const { row } = await editableService(ctx, caller, service);
+  await requireUnmanaged(ctx, caller.workspace.id, row, 'service', 'change its dependencies');
   const { row: dependency } = await visibleService(ctx, caller, dependencyHandle);
   if (dependency.id === row.id) throw badRequest('A service cannot depend on itself');
   const added = await insertDependency(ctx.database.db, {
@@ -98,6 +100,7 @@ export async function removeDependency(
   dependencyHandle: string,
 ): Promise<void> {
   const { row } = await editableService(ctx, caller, service);
+  await requireUnmanaged(ctx, caller.workspace.id, row, 'service', 'change its dependencies');
   const { row: dependency } = await visibleService(ctx, caller, dependencyHandle);
   if (!(await deleteDependency(ctx.database.db, caller.workspace.id, row.id, dependency.id))) {
     throw notFound('The service does not depend on this service');
@@ -171,6 +174,7 @@ export async function addRemoteDependency(
   target: { workspace: string; service: string },
 ): Promise<RemoteDependency> {
   const { row } = await editableService(ctx, caller, service);
+  await requireUnmanaged(ctx, caller.workspace.id, row, 'service', 'change its dependencies');
   const { db } = ctx.database;
   const remote = await findRemoteService(db, caller.workspace.id, target.workspace.toLowerCase(), target.service);
   if (!remote) throw notFound('The remote service was not found');
@@ -200,6 +204,7 @@ export async function removeRemoteDependency(
   target: { workspace: string; remote: string },
 ): Promise<void> {
   const { row } = await editableService(ctx, caller, service);
+  await requireUnmanaged(ctx, caller.workspace.id, row, 'service', 'change its dependencies');
   const removed = await deleteRemoteDependency(
     ctx.database.db,
     caller.workspace.id,

@@ -34,6 +34,7 @@ import { requireValidHandle, withFreeHandle } from './handles.js';
 import { removeIcon, replaceIcon } from './icons.js';
 import { assetUrl, findUserOr404 } from './users.js';
 import { forgetTeamViewers, forgetViewer, viewerOf } from './viewer.js';
+import { requireUnmanaged, withManagedMarks } from './catalog-marks.js';
 
 export const AUTOCOMPLETE_LIMIT = 10;
 
@@ -62,31 +63,36 @@ async function toTeams(ctx: ServerContext, workspaceId: string, rows: TeamListRo
   // Not Map.groupBy: Node 20 lacks it.
   const byTeam = new Map<string, typeof previews>();
   for (const preview of previews) byTeam.set(preview.team_id, [...(byTeam.get(preview.team_id) ?? []), preview]);
-  return rows.map((row) => {
-    const members = byTeam.get(row.id) ?? [];
-    const isAdmin = canAdminTeam(viewer, row.id);
-    return {
-      id: row.id,
-      handle: row.handle,
-      name: row.name,
-      description: row.description,
-      thumbnail_url: assetUrl(row.icon_asset_id),
-      parent:
-        row.parent_id && row.parent_handle && row.parent_name !== null
-          ? teamRef({
-              id: row.parent_id,
-              handle: row.parent_handle,
-              name: row.parent_name,
-              icon_asset_id: row.parent_icon_asset_id,
-            })
-          : null,
-      is_admin: isAdmin,
-      is_member: isAdmin || viewer.teams.has(row.id),
-      can_create_services: canCreateServiceFor(viewer, row.id, row.members_create_services === 1),
-      members: members.map((m) => ({ id: m.id, name: m.name, thumbnail_url: assetUrl(m.icon_asset_id) })),
-      member_count: Number(members[0]?.member_count ?? 0),
-    };
-  });
+  return withManagedMarks(
+    ctx,
+    workspaceId,
+    rows.map((row) => {
+      const members = byTeam.get(row.id) ?? [];
+      const isAdmin = canAdminTeam(viewer, row.id);
+      return {
+        id: row.id,
+        handle: row.handle,
+        name: row.name,
+        description: row.description,
+        thumbnail_url: assetUrl(row.icon_asset_id),
+        parent:
+          row.parent_id && row.parent_handle && row.parent_name !== null
+            ? teamRef({
+                id: row.parent_id,
+                handle: row.parent_handle,
+                name: row.parent_name,
+                icon_asset_id: row.parent_icon_asset_id,
+              })
+            : null,
+        is_admin: isAdmin,
+        is_member: isAdmin || viewer.teams.has(row.id),
+        can_create_services: canCreateServiceFor(viewer, row.id, row.members_create_services === 1),
+        members: members.map((m) => ({ id: m.id, name: m.name, thumbnail_url: assetUrl(m.icon_asset_id) })),
+        member_count: Number(members[0]?.member_count ?? 0),
+        managed_by: null,
+      };
+    }),
+  );
 }
 
 async function toTeam(ctx: ServerContext, caller: Caller, row: TeamListRow): Promise<Team> {
@@ -162,6 +168,7 @@ export async function updateTeam(
   patch: { name?: string; description?: string | null },
 ): Promise<Team> {
   const team = await adminTeam(ctx, caller, idOrHandle);
+  await requireUnmanaged(ctx, caller.workspace.id, team, 'team', 'change its name and description');
   // A blank description is no description (the list shows a dash).
   const description =
     patch.description === undefined ? undefined : patch.description?.trim() ? patch.description : null;
@@ -201,6 +208,7 @@ export async function updateTeamPolicies(
 /** Spec: a team with services or sub-teams cannot be deleted (409 with the screen's text). */
 export async function deleteTeam(ctx: ServerContext, caller: Caller, idOrHandle: string): Promise<void> {
   const team = await adminTeam(ctx, caller, idOrHandle);
+  await requireUnmanaged(ctx, caller.workspace.id, team, 'team', 'remove it from its file');
   const { db } = ctx.database;
   const workspaceId = caller.workspace.id;
   const requireEmpty = async (from: typeof db) => {

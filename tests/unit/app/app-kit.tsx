@@ -56,6 +56,7 @@ export function makeTeam(handle: string, overrides: Partial<Team> = {}): Team {
     can_create_services: false,
     members: [],
     member_count: 0,
+    managed_by: null,
     ...overrides,
   };
 }
@@ -77,6 +78,7 @@ export function makeService(handle: string, overrides: Partial<Service> = {}): S
     starred: false,
     owner: { id: 'team-core', handle: 'core', name: 'Core', thumbnail_url: null },
     permissions: { edit: false },
+    managed_by: null,
     ...overrides,
   };
 }

@@ -24,13 +24,26 @@ export async function createVersionTriggers(
   tables: readonly VersionedTable[],
   options: { perStatement?: boolean } = {},
 ): Promise<void> {
-  const versions = `${name}_versions`;
   await db.schema
-    .createTable(versions)
+    .createTable(`${name}_versions`)
     .addColumn('workspace_id', 'text', (c) => c.primaryKey())
     .addColumn('version', 'bigint', (c) => c.notNull())
     .execute();
+  await addVersionTriggers(db, engine, name, tables, options);
+}
 
+/**
+ * Triggers on more tables for a version {@link createVersionTriggers} made. Per statement (PostgreSQL) makes its
+ * own functions, so a version's tables may be watched either way.
+ */
+export async function addVersionTriggers(
+  db: Kysely<unknown>,
+  engine: Engine,
+  name: string,
+  tables: readonly VersionedTable[],
+  options: { perStatement?: boolean } = {},
+): Promise<void> {
+  const versions = `${name}_versions`;
   if (engine === 'sqlite') {
     const bump = (row: 'new' | 'old') =>
       sql.raw(`insert into ${versions} (workspace_id, version) values (${row}.workspace_id, 1)
@@ -57,7 +70,7 @@ export async function createVersionTriggers(
   }
 
   const bumpFunction = sql.id(`${name}_version_bump`);
-  await sql`create function ${bumpFunction}() returns trigger language plpgsql as $$
+  await sql`create or replace function ${bumpFunction}() returns trigger language plpgsql as $$
     begin
       if tg_op <> 'INSERT' then
         insert into ${sql.raw(versions)} (workspace_id, version) values (old.workspace_id, 1)
@@ -99,7 +112,7 @@ async function createStatementTriggers(
   tables: readonly VersionedTable[],
 ): Promise<void> {
   for (const transition of ['new', 'old'] as const) {
-    await sql`create function ${sql.id(`${name}_version_bump_${transition}`)}() returns trigger language plpgsql as $$
+    await sql`create or replace function ${sql.id(`${name}_version_bump_${transition}`)}() returns trigger language plpgsql as $$
       begin
         insert into ${sql.raw(versions)} (workspace_id, version)
           select distinct workspace_id, 1 from ${sql.raw(`${transition}_rows`)}

@@ -1,0 +1,507 @@
+/**
+ * Plan before apply (DESIGN.md 15, issue 29): what applying a set of descriptor files would do to the catalogue,
+ * per entity: create, update (with a field-level diff), unchanged, delete, conflict, error or skipped, and which
+ * references cannot be resolved yet. Pure: the server reads the catalogue into {@link CurrentCatalogue}, plans,
+ * and applies the plan's writes. One bad entity never blocks the others.
+ */
+import type { Stage, Visibility } from './catalogue.js';
+import type {
+  CatalogEntity,
+  DescriptorProblem,
+  ReadDescriptors,
+  ServiceEntity,
+  SourcePlace,
+  TeamEntity,
+} from './descriptors.js';
+
+export const PLAN_ACTIONS = ['create', 'update', 'unchanged', 'delete', 'conflict', 'error', 'skipped'] as const;
+export type PlanAction = (typeof PLAN_ACTIONS)[number];
+export const SOURCE_MODES = ['authoritative', 'seed'] as const;
+export type SourceMode = (typeof SOURCE_MODES)[number];
+
+export interface FieldDiff {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+/** One line of a plan, as the API answers it. */
+export interface PlanChange {
+  kind: string;
+  handle: string;
+  action: PlanAction;
+  diff?: FieldDiff[];
+  errors?: DescriptorProblem[];
+  /** Why a conflict, a skip or a delete. */
+  message?: string;
+  /** References to what exists neither in Beacon nor in the files: left out until they do. */
+  unresolved?: string[];
+  /** Where the entity is described. */
+  path?: string;
+  line?: number;
+}
+
+/** Where a managed entity comes from. */
+export interface Manager {
+  sourceId: string;
+  sourceName: string;
+  mode: SourceMode;
+}
+
+interface CurrentEntity {
+  id: string;
+  handle: string;
+  name: string;
+  description: string | null;
+  links: Array<{ name: string; url: string }>;
+  managedBy: Manager | null;
+  /** The file this source last read it from (managed entities). */
+  path: string | null;
+}
+
+export interface CurrentService extends CurrentEntity {
+  owner: string;
+  stage: Stage;
+  visibility: Visibility;
+  /** `handle`, or `workspace/handle` for another workspace's service. */
+  dependsOn: string[];
+}
+
+export interface CurrentTeam extends CurrentEntity {
+  parent: string | null;
+  members: string[];
+}
+
+/** The catalogue as a plan compares against it. */
+export interface CurrentCatalogue {
+  services: readonly CurrentService[];
+  teams: readonly CurrentTeam[];
+  /** Handles of the workspace's users. */
+  users: ReadonlySet<string>;
+  /** Domains of the linked remote workspaces. */
+  remotes: ReadonlySet<string>;
+}
+
+export interface PlanSource {
+  id: string;
+  name: string;
+  mode: SourceMode;
+}
+
+/** What applying a change writes: the entity with its references resolved (what is left out is unresolved). */
+export interface ServiceWrite {
+  kind: 'service';
+  action: 'create' | 'update' | 'unchanged';
+  id: string | null;
+  handle: string;
+  name: string;
+  description: string | null;
+  owner: string;
+  stage: Stage;
+  visibility: Visibility | null;
+  links: Array<{ name: string; url: string }>;
+  dependsOn: string[];
+  place: SourcePlace;
+}
+
+export interface TeamWrite {
+  kind: 'team';
+  action: 'create' | 'update' | 'unchanged';
+  id: string | null;
+  handle: string;
+  name: string;
+  description: string | null;
+  parent: string | null;
+  members: string[];
+  place: SourcePlace;
+}
+
+/** How each handle this source describes stands after the apply (the managed rows). */
+export interface EntityStanding {
+  kind: 'service' | 'team';
+  handle: string;
+  id: string | null;
+  state: 'synced' | 'errored' | 'orphaned' | 'conflict';
+  reason: string | null;
+  place: SourcePlace;
+}
+
+export interface CatalogPlan {
+  changes: PlanChange[];
+  writes: Array<ServiceWrite | TeamWrite>;
+  /** Entities to orphan (a source's, gone from its files). */
+  orphans: Array<{ kind: 'service' | 'team'; id: string; handle: string }>;
+  standings: EntityStanding[];
+}
+
+const KIND_WORDS = { service: 'service', team: 'team' } as const;
+const sortedRefs = (refs: readonly string[]) => [...new Set(refs)].sort();
+const blankToNull = (text: string | null) => (text?.trim() ? text : null);
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A set of entities by handle, and by the previous names they declare. */
+function byHandle<T extends { handle: string }>(items: readonly T[]): Map<string, T> {
+  return new Map(items.map((item) => [item.handle, item]));
+}
+
+function diffOf(pairs: Array<[string, unknown, unknown]>): FieldDiff[] {
+  return pairs.filter(([, from, to]) => !sameJson(from, to)).map(([field, from, to]) => ({ field, from, to }));
+}
+
+/**
+ * Whether this plan may write an existing entity, or the conflict that says who owns it. Without a source, a
+ * plan writes hand-made entities; a source writes its own, and a seed source leaves existing ones as they are.
+ */
+function ownership(
+  current: CurrentEntity,
+  source: PlanSource | null,
+  kind: 'service' | 'team',
+): 'mine' | 'leave' | string {
+  const manager = current.managedBy;
+  if (manager && manager.mode === 'authoritative' && manager.sourceId !== source?.id) {
+    return `The ${KIND_WORDS[kind]} ${current.handle} is managed in ${manager.sourceName}: change it there`;
+  }
+  if (!source) return 'mine';
+  if (source.mode === 'seed') return 'leave';
+  if (manager?.sourceId === source.id) return 'mine';
+  return `A ${KIND_WORDS[kind]} made in Beacon already has the handle ${current.handle}: rename or delete it first`;
+}
+
+/** Finds the current entity an entity describes: by its handle, else by a name it had before (a rename). */
+function existingOf<T extends CurrentEntity>(
+  entity: { handle: string; previousNames: string[] },
+  current: ReadonlyMap<string, T>,
+  claimed: ReadonlySet<string>,
+): T | undefined {
+  const same = current.get(entity.handle);
+  if (same) return same;
+  for (const previous of entity.previousNames) {
+    const found = current.get(previous);
+    if (found && !claimed.has(previous)) return found;
+  }
+  return undefined;
+}
+
+export function planCatalog(read: ReadDescriptors, current: CurrentCatalogue, source: PlanSource | null): CatalogPlan {
+  const plan: CatalogPlan = { changes: [], writes: [], orphans: [], standings: [] };
+  const services = byHandle(current.services);
+  const teams = byHandle(current.teams);
+  const described = read.entities.filter((e): e is ServiceEntity | TeamEntity => e.kind !== 'api');
+  const describedHandles = {
+    service: new Set(described.filter((e) => e.kind === 'service').map((e) => e.handle)),
+    team: new Set(described.filter((e) => e.kind === 'team').map((e) => e.handle)),
+  };
+  // Teams first: a service's owner may be a team the same files create.
+  const knownTeams = new Set([...teams.keys(), ...describedHandles.team]);
+  const knownServices = new Set([...services.keys(), ...describedHandles.service]);
+
+  for (const entity of described) {
+    if (entity.kind === 'team') planTeam(plan, entity, teams, describedHandles.team, knownTeams, current, source);
+  }
+  for (const entity of described) {
+    if (entity.kind === 'service') {
+      planService(plan, entity, services, describedHandles.service, knownTeams, knownServices, current, source);
+    }
+  }
+  for (const entity of read.entities.filter((e) => e.kind === 'api')) {
+    plan.changes.push({
+      kind: 'api',
+      handle: entity.handle,
+      action: 'skipped',
+      message: 'API descriptors are read but not imported yet: publish the spec on its service',
+      ...placeOf(entity),
+    });
+  }
+  for (const errored of read.errored) {
+    plan.changes.push({
+      kind: errored.kind ?? 'unknown',
+      handle: errored.handle ?? '',
+      action: 'error',
+      errors: errored.errors,
+      ...(errored.errors[0] ? { path: errored.errors[0].path, line: errored.errors[0].line } : {}),
+    });
+    const existing = errored.handle
+      ? errored.kind === 'service'
+        ? services.get(errored.handle)
+        : errored.kind === 'team'
+          ? teams.get(errored.handle)
+          : undefined
+      : undefined;
+    if (source && existing && errored.kind !== 'api' && errored.kind !== null && errored.errors[0]) {
+      const [first] = errored.errors;
+      plan.standings.push({
+        kind: errored.kind,
+        handle: existing.handle,
+        id: existing.managedBy?.sourceId === source.id ? existing.id : null,
+        state: 'errored',
+        reason: `${first.path}:${first.line}: ${first.message}`,
+        place: { path: first.path, line: first.line },
+      });
+    }
+  }
+  for (const skipped of read.skipped) {
+    plan.changes.push({
+      kind: skipped.kind,
+      handle: skipped.name,
+      action: 'skipped',
+      message: skipped.reason,
+      path: skipped.path,
+      line: skipped.line,
+    });
+  }
+  for (const problem of read.problems) {
+    plan.changes.push({ kind: 'file', handle: '', action: 'error', errors: [problem], ...problem });
+  }
+  if (source?.mode === 'authoritative') planDeletes(plan, read, current, source);
+  return plan;
+}
+
+const placeOf = (entity: CatalogEntity) => ({ path: entity.place.path, line: entity.place.line });
+
+function planTeam(
+  plan: CatalogPlan,
+  entity: TeamEntity,
+  teams: ReadonlyMap<string, CurrentTeam>,
+  described: ReadonlySet<string>,
+  knownTeams: ReadonlySet<string>,
+  current: CurrentCatalogue,
+  source: PlanSource | null,
+): void {
+  const existing = existingOf(entity, teams, described);
+  const unresolved: string[] = [];
+  let parent = entity.parent;
+  if (parent !== null && (!knownTeams.has(parent) || parent === entity.handle)) {
+    unresolved.push(`group:${parent}`);
+    parent = null;
+  }
+  const members = sortedRefs(entity.members.filter((handle) => current.users.has(handle)));
+  for (const handle of entity.members) if (!current.users.has(handle)) unresolved.push(`user:${handle}`);
+  const write: TeamWrite = {
+    kind: 'team',
+    action: 'create',
+    id: existing?.id ?? null,
+    handle: entity.handle,
+    name: entity.name,
+    description: blankToNull(entity.description),
+    parent,
+    members,
+    place: entity.place,
+  };
+  const diff = (team: CurrentTeam) =>
+    diffOf([
+      ['handle', team.handle, write.handle],
+      ['name', team.name, write.name],
+      ['description', team.description, write.description],
+      ['parent', team.parent, write.parent],
+      // Members are added, never removed: a team's own admins stay.
+      ['members', sortedRefs(team.members.filter((m) => members.includes(m))), members],
+    ]);
+  planEntity(plan, 'team', write, existing, diff, unresolved, source);
+}
+
+function planService(
+  plan: CatalogPlan,
+  entity: ServiceEntity,
+  services: ReadonlyMap<string, CurrentService>,
+  described: ReadonlySet<string>,
+  knownTeams: ReadonlySet<string>,
+  knownServices: ReadonlySet<string>,
+  current: CurrentCatalogue,
+  source: PlanSource | null,
+): void {
+  const existing = existingOf(entity, services, described);
+  if (!knownTeams.has(entity.owner)) {
+    plan.changes.push({
+      kind: 'service',
+      handle: entity.handle,
+      action: 'error',
+      errors: [{ ...entity.place, message: `The owner team ${entity.owner} is neither in Beacon nor in the files` }],
+      ...placeOf(entity),
+    });
+    return;
+  }
+  const unresolved: string[] = [];
+  const dependsOn: string[] = [];
+  for (const dependency of entity.dependsOn) {
+    if (dependency.workspace === null) {
+      if (knownServices.has(dependency.handle) && dependency.handle !== entity.handle) {
+        dependsOn.push(dependency.handle);
+      } else unresolved.push(`component:${dependency.handle}`);
+    } else if (current.remotes.has(dependency.workspace)) {
+      dependsOn.push(`${dependency.workspace}/${dependency.handle}`);
+    } else unresolved.push(`component:${dependency.workspace}/${dependency.handle}`);
+  }
+  const write: ServiceWrite = {
+    kind: 'service',
+    action: 'create',
+    id: existing?.id ?? null,
+    handle: entity.handle,
+    name: entity.name,
+    description: blankToNull(entity.description),
+    owner: entity.owner,
+    stage: entity.stage,
+    visibility: entity.visibility,
+    links: entity.links,
+    dependsOn: sortedRefs(dependsOn),
+    place: entity.place,
+  };
+  const diff = (service: CurrentService) =>
+    diffOf([
+      ['handle', service.handle, write.handle],
+      ['name', service.name, write.name],
+      ['description', service.description, write.description],
+      ['owner', service.owner, write.owner],
+      ['stage', service.stage, write.stage],
+      // Without the annotation, the visibility is the UI's to set.
+      ['visibility', service.visibility, write.visibility ?? service.visibility],
+      ['links', service.links, write.links],
+      ['depends_on', sortedRefs(service.dependsOn), write.dependsOn],
+    ]);
+  planEntity(plan, 'service', write, existing, diff, unresolved, source);
+}
+
+function planEntity<W extends ServiceWrite | TeamWrite, C extends CurrentEntity>(
+  plan: CatalogPlan,
+  kind: 'service' | 'team',
+  write: W,
+  existing: C | undefined,
+  diffWith: (current: C) => FieldDiff[],
+  unresolved: string[],
+  source: PlanSource | null,
+): void {
+  const place = { path: write.place.path, line: write.place.line };
+  const extra = unresolved.length > 0 ? { unresolved } : {};
+  if (!existing) {
+    const diff = diffOf(Object.entries(write).flatMap(([field, to]) => creationField(field, to)));
+    plan.changes.push({ kind, handle: write.handle, action: 'create', diff, ...extra, ...place });
+    plan.writes.push(write);
+    if (source) plan.standings.push(standing(kind, write, null, 'synced', null));
+    return;
+  }
+  const owner = ownership(existing, source, kind);
+  if (owner === 'leave') {
+    plan.changes.push({
+      kind,
+      handle: write.handle,
+      action: 'unchanged',
+      message: 'Seeded: Beacon owns it now',
+      ...place,
+    });
+    if (source && existing.managedBy?.sourceId === source.id) {
+      plan.standings.push(standing(kind, write, existing.id, 'synced', null));
+    }
+    return;
+  }
+  if (owner !== 'mine') {
+    plan.changes.push({ kind, handle: write.handle, action: 'conflict', message: owner, ...place });
+    if (source) plan.standings.push(standing(kind, write, null, 'conflict', owner));
+    return;
+  }
+  const diff = diffWith(existing);
+  const action = diff.length > 0 ? 'update' : 'unchanged';
+  plan.changes.push({ kind, handle: write.handle, action, ...(diff.length ? { diff } : {}), ...extra, ...place });
+  plan.writes.push({ ...write, action });
+  if (source) plan.standings.push(standing(kind, write, existing.id, 'synced', null));
+}
+
+/** A created entity's diff: every field it gets, from nothing. */
+function creationField(field: string, to: unknown): Array<[string, unknown, unknown]> {
+  if (['kind', 'action', 'id', 'place'].includes(field)) return [];
+  if (to === null || (Array.isArray(to) && to.length === 0)) return [];
+  return [[field === 'dependsOn' ? 'depends_on' : field, null, to]];
+}
+
+function standing(
+  kind: 'service' | 'team',
+  write: ServiceWrite | TeamWrite,
+  id: string | null,
+  state: EntityStanding['state'],
+  reason: string | null,
+): EntityStanding {
+  return { kind, handle: write.handle, id, state, reason, place: write.place };
+}
+
+/**
+ * An authoritative source's entities that its files no longer describe are deleted (orphaned, then removed after
+ * the grace period). Not those of a file that could not be read, nor those described but in error: an unreadable
+ * file is not an empty one.
+ */
+function planDeletes(plan: CatalogPlan, read: ReadDescriptors, current: CurrentCatalogue, source: PlanSource): void {
+  const unreadable = new Set(read.problems.map((problem) => problem.path));
+  const kept = new Set(plan.standings.map((s) => `${s.kind}:${s.handle}`));
+  for (const errored of read.errored) if (errored.handle) kept.add(`${errored.kind}:${errored.handle}`);
+  const renamedFrom = new Set(
+    plan.writes.flatMap((write) =>
+      write.id === null ? [] : [`${write.kind}:${findHandle(current, write.kind, write.id)}`],
+    ),
+  );
+  for (const [kind, list] of [
+    ['service', current.services],
+    ['team', current.teams],
+  ] as const) {
+    for (const entity of list) {
+      const key = `${kind}:${entity.handle}`;
+      if (entity.managedBy?.sourceId !== source.id || kept.has(key) || renamedFrom.has(key)) continue;
+      if (entity.path !== null && unreadable.has(entity.path)) {
+        plan.changes.push({
+          kind,
+          handle: entity.handle,
+          action: 'error',
+          message: `Kept: its file ${entity.path} could not be read`,
+          path: entity.path,
+        });
+        continue;
+      }
+      plan.changes.push({
+        kind,
+        handle: entity.handle,
+        action: 'delete',
+        message: 'No longer in the files: removed after the grace period unless a file describes it again',
+        ...(entity.path ? { path: entity.path } : {}),
+      });
+      plan.orphans.push({ kind, id: entity.id, handle: entity.handle });
+    }
+  }
+}
+
+function findHandle(current: CurrentCatalogue, kind: 'service' | 'team', id: string): string | undefined {
+  const list: readonly CurrentEntity[] = kind === 'service' ? current.services : current.teams;
+  return list.find((entity) => entity.id === id)?.handle;
+}
+
+/** How many changes of each action a plan has. */
+export function countActions(changes: readonly PlanChange[]): Record<PlanAction, number> {
+  const counts = Object.fromEntries(PLAN_ACTIONS.map((action) => [action, 0])) as Record<PlanAction, number>;
+  for (const change of changes) counts[change.action] += 1;
+  return counts;
+}
+
+const show = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value ?? null));
+
+/** A plan as a person reads it (the CLI's output): one line per change that does something, then the counts. */
+export function formatPlan(changes: readonly PlanChange[]): string {
+  const lines: string[] = [];
+  const sign: Record<PlanAction, string> = {
+    create: '+',
+    update: '~',
+    unchanged: '=',
+    delete: '-',
+    conflict: '!',
+    error: '✗',
+    skipped: '·',
+  };
+  for (const change of changes) {
+    if (change.action === 'unchanged') continue;
+    const where = change.path ? ` (${change.path}${change.line ? `:${change.line}` : ''})` : '';
+    lines.push(`${sign[change.action]} ${change.action} ${change.kind} ${change.handle}${where}`.trimEnd());
+    for (const diff of change.diff ?? []) lines.push(`    ${diff.field}: ${show(diff.from)} -> ${show(diff.to)}`);
+    for (const error of change.errors ?? []) lines.push(`    ${error.path}:${error.line}: ${error.message}`);
+    if (change.message) lines.push(`    ${change.message}`);
+    if (change.unresolved?.length) lines.push(`    unresolved, left out for now: ${change.unresolved.join(', ')}`);
+  }
+  const counts = countActions(changes);
+  const summary = PLAN_ACTIONS.filter((action) => counts[action] > 0).map((action) => `${counts[action]} ${action}`);
+  const doing = counts.create + counts.update + counts.delete;
+  lines.push(doing === 0 ? `No changes. ${summary.join(', ')}`.trim() : `Plan: ${summary.join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,330 @@
+/**
+ * The catalogue as code (DESIGN.md 15, issue 29): plans of descriptor files, applying exactly a plan, sources
+ * that stay in sync, and what they manage. Workspace admins and owners, or API clients with
+ * `beacon.catalog.manage` (the route checks a client's scope).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { countActions, planCatalog, type CatalogPlan } from '../../domain/catalog-plan.js';
+import { readDescriptors, type DescriptorFile } from '../../domain/descriptors.js';
+import { isAdminRole } from '../../domain/roles.js';
+import type { CatalogEntity, CatalogPlanAnswer, CatalogSource } from '../../contract/catalog.js';
+import { isoNow, type ServerContext } from '../context.js';
+import {
+  countSourceEntities,
+  deleteExpiredPlans,
+  deletePlan,
+  deleteSource as deleteSourceRow,
+  findPlan,
+  findSource,
+  findSourceByName,
+  insertPlan,
+  insertSource,
+  listEntitiesNotSynced,
+  listSources,
+  readCurrentCatalogue,
+  updateSource,
+} from '../db/repositories/catalog.js';
+import type { CatalogSourceRow } from '../db/schema.js';
+import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { agentOf, type Agent } from './agents.js';
+import type { Caller } from './auth.js';
+import { writePlan } from './catalog-apply.js';
+import { assetUrl } from './users.js';
+
+const PLAN_LIFETIME_MS = 60 * 60 * 1000;
+const SOURCE_NOT_FOUND = 'The source was not found';
+
+/** Orphans are removed this long after their files stopped describing them (BEACON_CATALOG_ORPHAN_GRACE_HOURS). */
+export const orphanGraceMs = (ctx: ServerContext) => ctx.config.catalogOrphanGraceHours * 60 * 60 * 1000;
+
+function requireManager(caller: Caller): void {
+  if (!caller.client && !isAdminRole(caller.user.role)) {
+    throw forbidden('Only workspace admins and owners can manage the catalogue as code');
+  }
+}
+
+interface Planned {
+  plan: CatalogPlan;
+  digest: string;
+}
+
+/** Plans `files` against the catalogue as it is now; the digest is of everything the plan would do. */
+async function planFiles(
+  ctx: ServerContext,
+  workspaceId: string,
+  source: CatalogSourceRow | null,
+  files: readonly DescriptorFile[],
+): Promise<Planned> {
+  const read = readDescriptors(files);
+  const current = await readCurrentCatalogue(ctx.database.db, workspaceId);
+  const plan = planCatalog(read, current, source && { id: source.id, name: source.name, mode: source.mode });
+  const digest = createHash('sha256')
+    .update(JSON.stringify([plan.changes, plan.writes, plan.orphans, plan.standings]))
+    .digest('base64url');
+  return { plan, digest };
+}
+
+function answerOf(
+  id: string,
+  planned: Planned,
+  source: CatalogSourceRow | null,
+  expiresAt: number,
+  appliedAt?: string,
+): CatalogPlanAnswer {
+  return {
+    id,
+    base_version: planned.digest,
+    source: source && { id: source.id, name: source.name },
+    expires_at: new Date(expiresAt).toISOString(),
+    changes: planned.plan.changes,
+    counts: countActions(planned.plan.changes),
+    ...(appliedAt ? { applied_at: appliedAt } : {}),
+  };
+}
+
+async function sourceOr404(ctx: ServerContext, caller: Caller, idOrName: string): Promise<CatalogSourceRow> {
+  const source = await findSource(ctx.database.db, caller.workspace.id, idOrName);
+  if (!source) throw notFound(SOURCE_NOT_FOUND);
+  return source;
+}
+
+export async function createPlan(
+  ctx: ServerContext,
+  caller: Caller,
+  input: { source?: string; files: DescriptorFile[] },
+): Promise<CatalogPlanAnswer> {
+  requireManager(caller);
+  const source = input.source ? await sourceOr404(ctx, caller, input.source) : null;
+  if (source?.url) throw badRequest(`${source.name} reads its files from its URL: sync it instead`);
+  const paths = new Set<string>();
+  for (const file of input.files) {
+    if (paths.has(file.path)) throw badRequest(`The file ${file.path} is there twice`);
+    paths.add(file.path);
+  }
+  const planned = await planFiles(ctx, caller.workspace.id, source, input.files);
+  const { db } = ctx.database;
+  const now = ctx.now().getTime();
+  await deleteExpiredPlans(db, now);
+  const id = randomUUID();
+  const expiresAt = now + PLAN_LIFETIME_MS;
+  await insertPlan(db, {
+    id,
+    workspace_id: caller.workspace.id,
+    source_id: source?.id ?? null,
+    files: JSON.stringify(input.files),
+    digest: planned.digest,
+    created_at: isoNow(ctx),
+    expires_at: expiresAt,
+  });
+  return answerOf(id, planned, source, expiresAt);
+}
+
+/** Applies exactly the plan made before: the same files planned again must give the same plan, else 409. */
+export async function applyPlan(ctx: ServerContext, caller: Caller, id: string): Promise<CatalogPlanAnswer> {
+  requireManager(caller);
+  const { db } = ctx.database;
+  const row = await findPlan(db, caller.workspace.id, id, ctx.now().getTime());
+  if (!row) throw notFound('The plan was not found, or its hour has passed: plan again');
+  const source = row.source_id ? await sourceOr404(ctx, caller, row.source_id) : null;
+  const files = JSON.parse(row.files) as DescriptorFile[];
+  const planned = await planFiles(ctx, caller.workspace.id, source, files);
+  if (planned.digest !== row.digest) {
+    throw conflict('The catalogue changed since this plan was made: plan again to see what applying would do now');
+  }
+  await apply(ctx, caller.workspace.id, agentOf(caller), planned, source, files);
+  await deletePlan(db, id);
+  return answerOf(id, planned, source, Number(row.expires_at), isoNow(ctx));
+}
+
+/** Writes a plan, and for a source records the sync (its files, their digest, the counts). */
+async function apply(
+  ctx: ServerContext,
+  workspaceId: string,
+  agent: Agent,
+  planned: Planned,
+  source: CatalogSourceRow | null,
+  files: readonly DescriptorFile[],
+): Promise<void> {
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await writePlan(ctx, trx, workspaceId, agent, planned.plan, source);
+    if (source) {
+      await updateSource(trx, source.id, {
+        ...(source.url ? {} : { files: JSON.stringify(files) }),
+        digest: filesDigest(files),
+        last_sync_at: isoNow(ctx),
+        last_sync_status: 'ok',
+        last_sync_counts: JSON.stringify(countActions(planned.plan.changes)),
+        last_sync_error: null,
+      });
+    }
+  });
+}
+
+export function filesDigest(files: readonly DescriptorFile[]): string {
+  return createHash('sha256').update(JSON.stringify(files)).digest('base64url');
+}
+
+// ---- sources ----
+
+async function sourceAnswers(ctx: ServerContext, workspaceId: string, rows: CatalogSourceRow[]) {
+  const counts = await countSourceEntities(ctx.database.db, workspaceId);
+  return rows.map((row): CatalogSource => {
+    const entities = { synced: 0, errored: 0, orphaned: 0, conflict: 0 };
+    for (const count of counts) if (count.source_id === row.id) entities[count.state] = Number(count.n);
+    return {
+      id: row.id,
+      name: row.name,
+      url: row.url,
+      mode: row.mode,
+      interval_minutes: row.interval_minutes,
+      last_sync:
+        row.last_sync_at && row.last_sync_status
+          ? {
+              at: row.last_sync_at,
+              status: row.last_sync_status,
+              counts: row.last_sync_counts ? (JSON.parse(row.last_sync_counts) as Record<string, number>) : null,
+              error: row.last_sync_error,
+            }
+          : null,
+      entities,
+      created_at: row.created_at,
+    } as CatalogSource;
+  });
+}
+
+async function sourceAnswer(ctx: ServerContext, caller: Caller, id: string): Promise<CatalogSource> {
+  const [answer] = await sourceAnswers(ctx, caller.workspace.id, [await sourceOr404(ctx, caller, id)]);
+  return answer!;
+}
+
+export async function listCatalogSources(ctx: ServerContext, caller: Caller): Promise<CatalogSource[]> {
+  requireManager(caller);
+  return sourceAnswers(ctx, caller.workspace.id, await listSources(ctx.database.db, caller.workspace.id));
+}
+
+export async function getCatalogSource(ctx: ServerContext, caller: Caller, id: string): Promise<CatalogSource> {
+  requireManager(caller);
+  return sourceAnswer(ctx, caller, id);
+}
+
+async function requireFreeName(ctx: ServerContext, caller: Caller, name: string, except?: string): Promise<void> {
+  const taken = await findSourceByName(ctx.database.db, caller.workspace.id, name);
+  if (taken && taken.id !== except) {
+    throw conflict(`A source named ${name} exists already`, { name: ['Another source has this name'] });
+  }
+}
+
+export async function createCatalogSource(
+  ctx: ServerContext,
+  caller: Caller,
+  input: { name: string; url?: string; mode: 'authoritative' | 'seed'; interval_minutes: number },
+): Promise<CatalogSource> {
+  requireManager(caller);
+  await requireFreeName(ctx, caller, input.name);
+  const id = randomUUID();
+  const now = isoNow(ctx);
+  await insertSource(ctx.database.db, {
+    id,
+    workspace_id: caller.workspace.id,
+    name: input.name,
+    url: input.url ?? null,
+    mode: input.mode,
+    interval_minutes: input.interval_minutes,
+    files: null,
+    etag: null,
+    digest: null,
+    last_sync_at: null,
+    last_sync_status: null,
+    last_sync_counts: null,
+    last_sync_error: null,
+    // A URL source syncs at once, then on its interval.
+    next_sync_at: input.url ? ctx.now().getTime() : null,
+    created_at: now,
+    updated_at: now,
+  });
+  return sourceAnswer(ctx, caller, id);
+}
+
+export async function updateCatalogSource(
+  ctx: ServerContext,
+  caller: Caller,
+  idOrName: string,
+  patch: { name?: string; url?: string | null; mode?: 'authoritative' | 'seed'; interval_minutes?: number },
+): Promise<CatalogSource> {
+  requireManager(caller);
+  const source = await sourceOr404(ctx, caller, idOrName);
+  if (patch.name !== undefined) await requireFreeName(ctx, caller, patch.name, source.id);
+  const url = patch.url === undefined ? source.url : patch.url;
+  const interval = patch.interval_minutes ?? source.interval_minutes;
+  await updateSource(ctx.database.db, source.id, {
+    ...patch,
+    // Another URL is another source of files: read it at once, with no old ETag.
+    ...(patch.url !== undefined && patch.url !== source.url ? { etag: null, digest: null } : {}),
+    next_sync_at: url ? ctx.now().getTime() + (patch.url !== undefined ? 0 : interval * 60_000) : null,
+    updated_at: isoNow(ctx),
+  });
+  return sourceAnswer(ctx, caller, source.id);
+}
+
+/** Its entities stay; Beacon owns them from now on (their marks go with the source's rows). */
+export async function deleteCatalogSource(ctx: ServerContext, caller: Caller, idOrName: string): Promise<void> {
+  requireManager(caller);
+  const source = await sourceOr404(ctx, caller, idOrName);
+  await deleteSourceRow(ctx.database.db, source.id);
+}
+
+/** Sync now: an upload source plans its files again (what changed in Beacon since) and applies. */
+export async function syncCatalogSource(ctx: ServerContext, caller: Caller, idOrName: string): Promise<CatalogSource> {
+  requireManager(caller);
+  const source = await sourceOr404(ctx, caller, idOrName);
+  await syncSource(ctx, source, agentOf(caller));
+  return sourceAnswer(ctx, caller, source.id);
+}
+
+/** Reads a source's files and applies them. An upload source's are the ones last applied. */
+export async function syncSource(ctx: ServerContext, source: CatalogSourceRow, agent: Agent): Promise<void> {
+  const files = source.files ? (JSON.parse(source.files) as DescriptorFile[]) : [];
+  if (files.length === 0) return;
+  const planned = await planFiles(ctx, source.workspace_id, source, files);
+  await apply(ctx, source.workspace_id, agent, planned, source, files);
+}
+
+// ---- entities ----
+
+export async function listCatalogEntities(
+  ctx: ServerContext,
+  caller: Caller,
+  query: { state?: 'errored' | 'orphaned' | 'conflict'; cursor: number; limit: number; q?: string },
+): Promise<{ items: CatalogEntity[]; total: number }> {
+  requireManager(caller);
+  const { db } = ctx.database;
+  const { rows, total } = await listEntitiesNotSynced(db, caller.workspace.id, query.state, query);
+  const ids = rows.map((row) => row.entity_id).filter((id): id is string => id !== null);
+  const refs = new Map<string, { id: string; handle: string; name: string; thumbnail_url: string | null }>();
+  if (ids.length > 0) {
+    const [services, teams] = await Promise.all([
+      db.selectFrom('services').select(['id', 'handle', 'name', 'icon_asset_id']).where('id', 'in', ids).execute(),
+      db.selectFrom('teams').select(['id', 'handle', 'name', 'icon_asset_id']).where('id', 'in', ids).execute(),
+    ]);
+    for (const row of [...services, ...teams]) {
+      refs.set(row.id, { id: row.id, handle: row.handle, name: row.name, thumbnail_url: assetUrl(row.icon_asset_id) });
+    }
+  }
+  const grace = orphanGraceMs(ctx);
+  return {
+    total,
+    items: rows.map((row) => ({
+      source: { id: row.source_id, name: row.source_name },
+      kind: row.kind,
+      handle: row.handle,
+      state: row.state,
+      reason: row.reason,
+      since: row.state_since,
+      synced_at: row.synced_at,
+      path: row.path,
+      line: row.line,
+      entity: (row.entity_id && refs.get(row.entity_id)) || null,
+      removed_at: row.state === 'orphaned' ? new Date(new Date(row.state_since).getTime() + grace).toISOString() : null,
+    })),
+  };
+}

@@ -1,0 +1,336 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogEntity, CatalogPlanAnswer, CatalogSource } from '../../src/contract/catalog.js';
+import type { Service, Team } from '../../src/contract/catalogue.js';
+import { removeExpiredOrphans } from '../../src/server/jobs/catalog-sync.js';
+import { createClient, createService, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
+import { atTime, callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
+
+/** Issue 29, the catalogue as code: plan, apply, sources and managed entities through the real server. */
+let server: TestServer;
+let cast: SeededWorkspace;
+
+const call = (actor: Member, method: Method, url: string, payload?: object) =>
+  callAs(server, actor, method, url, payload);
+
+const component = (name: string, owner: string, extra = '') => `apiVersion: backstage.io/v1alpha1
+kind: Component
+metadata:
+  name: ${name}
+spec:
+  type: service
+  lifecycle: production
+  owner: ${owner}
+${extra}`;
+
+const group = (name: string, title: string) => `apiVersion: backstage.io/v1alpha1
+kind: Group
+metadata:
+  name: ${name}
+  title: ${title}
+spec:
+  type: team
+  children: []
+  members: [bob, nobody-here]
+`;
+
+const plan = async (actor: Member, files: Array<{ path: string; content: string }>, source?: string) => {
+  const response = await call(actor, 'POST', '/api/catalog/plans', { files, ...(source ? { source } : {}) });
+  expect(response.statusCode, response.body).toBe(201);
+  return json<CatalogPlanAnswer>(response);
+};
+const apply = async (actor: Member, id: string) => {
+  const response = await call(actor, 'POST', `/api/catalog/plans/${id}/actions/apply`);
+  expect(response.statusCode, response.body).toBe(200);
+  return json<CatalogPlanAnswer>(response);
+};
+const changeOf = (answer: CatalogPlanAnswer, kind: string, handle: string) =>
+  answer.changes.find((c) => c.kind === kind && c.handle === handle);
+const service = async (handle: string) => json<Service>(await call(cast.admin, 'GET', `/api/services/${handle}`));
+
+beforeAll(async () => {
+  server = await startTestServer();
+  cast = await seedWorkspace(server);
+});
+afterAll(() => server?.close());
+
+describe('plans', () => {
+  const files = [
+    {
+      path: 'catalog-info.yaml',
+      content: `${group('platform', 'Platform')}---
+${component('gateway', 'platform', '  dependsOn:\n    - component:auth\n    - component:ghost\n')}---
+apiVersion: backstage.io/v1alpha1
+kind: Location
+metadata:
+  name: more
+spec:
+  targets: [./services/auth.yaml]
+---
+apiVersion: backstage.io/v1alpha1
+kind: System
+metadata:
+  name: shop
+spec:
+  owner: platform
+`,
+    },
+    {
+      path: 'services/auth.yaml',
+      content: `${component('auth', 'group:default/platform')}---
+${component('Bad Name', 'platform')}`,
+    },
+  ];
+
+  it('answers every entity’s action, writes nothing, and applies exactly that', async () => {
+    const before = await call(cast.admin, 'GET', '/api/services');
+    const answer = await plan(cast.admin, files);
+    expect(changeOf(answer, 'team', 'platform')).toMatchObject({
+      action: 'create',
+      path: 'catalog-info.yaml',
+      line: 1,
+      unresolved: ['user:nobody-here'],
+    });
+    expect(changeOf(answer, 'service', 'gateway')).toMatchObject({
+      action: 'create',
+      unresolved: ['component:ghost'],
+      diff: expect.arrayContaining([{ field: 'depends_on', from: null, to: ['auth'] }]),
+    });
+    expect(changeOf(answer, 'service', 'auth')).toMatchObject({ action: 'create', path: 'services/auth.yaml' });
+    expect(changeOf(answer, 'System', 'shop')).toMatchObject({ action: 'skipped' });
+    const bad = answer.changes.find((c) => c.action === 'error');
+    expect(bad?.errors?.[0]).toMatchObject({ path: 'services/auth.yaml', line: 13 });
+    expect(answer.counts).toMatchObject({ create: 3, error: 1, skipped: 1 });
+    // Nothing written.
+    expect((await call(cast.admin, 'GET', '/api/services/gateway')).statusCode).toBe(404);
+    expect((await call(cast.admin, 'GET', '/api/services')).headers.total).toBe(before.headers.total);
+
+    const applied = await apply(cast.admin, answer.id);
+    expect(applied.applied_at).toBeTruthy();
+    const gateway = await service('gateway');
+    expect(gateway).toMatchObject({ stage: 'live', owner: { handle: 'platform' }, managed_by: null });
+    const deps = json<Array<{ handle: string }>>(await call(cast.admin, 'GET', '/api/services/gateway/dependencies'));
+    expect(deps.map((d) => d.handle)).toEqual(['auth']);
+    const members = json<Array<{ user: { handle: string } }>>(
+      await call(cast.admin, 'GET', '/api/teams/platform/members'),
+    );
+    expect(members.map((m) => m.user.handle)).toEqual(['bob']);
+    // A plan is applied once.
+    expect((await call(cast.admin, 'POST', `/api/catalog/plans/${answer.id}/actions/apply`)).statusCode).toBe(404);
+    // Planning the same files again: nothing to do.
+    const again = await plan(cast.admin, files);
+    expect(again.counts).toMatchObject({ create: 0, update: 0, delete: 0, unchanged: 3 });
+  });
+
+  it('answers 409 when the catalogue changed since the plan in a way that changes it', async () => {
+    const changed = files.map((f) =>
+      f.path === 'services/auth.yaml' ? { ...f, content: f.content.replace('name: auth', 'name: auth\n  title: Auth') } : f,
+    );
+    const answer = await plan(cast.admin, changed);
+    expect(changeOf(answer, 'service', 'auth')).toMatchObject({
+      action: 'update',
+      diff: [{ field: 'name', from: 'auth', to: 'Auth' }],
+    });
+    // A change of health elsewhere does not move the plan; a change of the name does.
+    await call(cast.admin, 'POST', '/api/services/gateway/actions/change-health', { health: 'warning' });
+    await call(cast.admin, 'PATCH', '/api/services/auth', { name: 'Authentication' });
+    const conflict = await call(cast.admin, 'POST', `/api/catalog/plans/${answer.id}/actions/apply`);
+    expect(conflict.statusCode).toBe(409);
+    expect((await service('auth')).name).toBe('Authentication');
+    const fresh = await plan(cast.admin, changed);
+    await apply(cast.admin, fresh.id);
+    expect((await service('auth')).name).toBe('Auth');
+  });
+
+  it('refuses members, guests, clients without the scope and other workspaces; takes a client with it', async () => {
+    const body = { files };
+    for (const actor of [cast.teamMember, cast.guest, cast.teamAdmin]) {
+      expect((await call(actor, 'POST', '/api/catalog/plans', body)).statusCode).toBe(403);
+    }
+    const { caller: reader } = await createClient(server, cast.teamAdmin, 'payments', {
+      scopes: ['beacon.service.manage'],
+    });
+    expect((await call(reader, 'POST', '/api/catalog/plans', body)).statusCode).toBe(403);
+    const { caller: ci } = await createClient(server, cast.teamAdmin, 'payments', {
+      name: 'CI',
+      scopes: ['beacon.catalog.manage'],
+    });
+    const answer = await plan(ci, files);
+    expect((await call(cast.outsider, 'POST', `/api/catalog/plans/${answer.id}/actions/apply`)).statusCode).toBe(404);
+    expect((await call(ci, 'POST', `/api/catalog/plans/${answer.id}/actions/apply`)).statusCode).toBe(200);
+  });
+
+  it('rejects bad input and changes nothing', async () => {
+    const bad = async (payload: object) => (await call(cast.admin, 'POST', '/api/catalog/plans', payload)).statusCode;
+    expect(await bad({ files: [] })).toBe(400);
+    expect(await bad({ files: [{ path: '../etc/passwd', content: 'x' }] })).toBe(400);
+    expect(await bad({ files: [{ path: '/abs.yaml', content: 'x' }] })).toBe(400);
+    expect(
+      await bad({
+        files: [
+          { path: 'a.yaml', content: 'x' },
+          { path: 'a.yaml', content: 'y' },
+        ],
+      }),
+    ).toBe(400);
+    expect(await bad({ files: [{ path: 'a.yaml', content: 'x' }], source: 'nope' })).toBe(404);
+    expect((await call(cast.admin, 'POST', '/api/catalog/plans/nope/actions/apply')).statusCode).toBe(404);
+    // Not YAML: an error with its line, not a 400.
+    const answer = await plan(cast.admin, [{ path: 'broken.yaml', content: 'kind: [Component\n' }]);
+    expect(answer.changes[0]).toMatchObject({ kind: 'file', action: 'error', path: 'broken.yaml' });
+  });
+
+  it('lets a plan expire after an hour', async () => {
+    const answer = await plan(cast.admin, files);
+    expect(Date.parse(answer.expires_at) - Date.now()).toBeGreaterThan(59 * 60_000);
+    // An hour later (moved in the database: the session would not outlive the clock moved on).
+    await server.ctx.database.db
+      .updateTable('catalog_plans')
+      .set({ expires_at: Date.now() - 1 })
+      .where('id', '=', answer.id)
+      .execute();
+    const late = await call(cast.admin, 'POST', `/api/catalog/plans/${answer.id}/actions/apply`);
+    expect(late.statusCode).toBe(404);
+  });
+});
+
+describe('sources', () => {
+  const shopFiles = (services: string[], extra = '') => [
+    { path: 'teams.yaml', content: group('shop', 'Shop') },
+    {
+      path: 'services.yaml',
+      content: services.map((name) => component(name, 'shop')).join('---\n') + extra,
+    },
+  ];
+  let source: CatalogSource;
+
+  it('manages what it applies: marked for every member, its fields read-only in the API', async () => {
+    const created = await call(cast.admin, 'POST', '/api/catalog/sources', { name: 'shop-repo' });
+    expect(created.statusCode).toBe(201);
+    source = json<CatalogSource>(created);
+    expect(source).toMatchObject({ mode: 'authoritative', url: null, last_sync: null, interval_minutes: 60 });
+    expect((await call(cast.admin, 'POST', '/api/catalog/sources', { name: 'shop-repo' })).statusCode).toBe(409);
+    expect((await call(cast.teamMember, 'GET', '/api/catalog/sources')).statusCode).toBe(403);
+
+    await createService(server, cast.teamAdmin, 'payments', { name: 'Basket', handle: 'basket' });
+    const answer = await plan(cast.admin, shopFiles(['cart', 'till', 'basket']), 'shop-repo');
+    expect(changeOf(answer, 'service', 'basket')).toMatchObject({
+      action: 'conflict',
+      message: expect.stringContaining('made in Beacon'),
+    });
+    await apply(cast.admin, answer.id);
+
+    const cart = json<Service>(await call(cast.teamMember, 'GET', '/api/services/cart'));
+    expect(cart.managed_by).toMatchObject({ source: 'shop-repo', path: 'services.yaml', line: 1 });
+    const team = json<Team>(await call(cast.guest, 'GET', '/api/teams/shop'));
+    expect(team.managed_by).toMatchObject({ source: 'shop-repo', path: 'teams.yaml' });
+    expect((await service('basket')).managed_by).toBeNull();
+
+    const rename = await call(cast.admin, 'PATCH', '/api/services/cart', { name: 'Trolley' });
+    expect(rename.statusCode).toBe(409);
+    expect(json<{ message: string }>(rename).message).toContain('managed in shop-repo (services.yaml:1)');
+    expect((await call(cast.admin, 'DELETE', '/api/services/cart')).statusCode).toBe(409);
+    expect((await call(cast.admin, 'POST', '/api/services/cart/actions/change-stage', { stage: 'eol' })).statusCode).toBe(409);
+    expect((await call(cast.admin, 'PATCH', '/api/teams/shop', { name: 'Shopping' })).statusCode).toBe(409);
+    // Health and visibility stay the UI's.
+    expect(
+      (await call(cast.admin, 'POST', '/api/services/cart/actions/change-health', { health: 'warning' })).statusCode,
+    ).toBe(200);
+    expect((await service('cart')).name).toBe('cart');
+
+    const listed = json<CatalogSource[]>(await call(cast.admin, 'GET', '/api/catalog/sources'));
+    expect(listed[0]).toMatchObject({
+      name: 'shop-repo',
+      last_sync: { status: 'ok', counts: expect.objectContaining({ create: 3, conflict: 1 }) },
+      entities: { synced: 3, conflict: 1, errored: 0, orphaned: 0 },
+    });
+    const conflicts = json<CatalogEntity[]>(await call(cast.admin, 'GET', '/api/catalog/entities?state=conflict'));
+    expect(conflicts).toEqual([
+      expect.objectContaining({ kind: 'service', handle: 'basket', state: 'conflict', entity: null }),
+    ]);
+  });
+
+  it('keeps the last good version of an entity in error, and says why', async () => {
+    const broken = shopFiles(['cart', 'basket']).map((f) =>
+      f.path === 'services.yaml' ? { ...f, content: `${f.content}---\n${component('till', 'shop').replace('production', 'retired')}` } : f,
+    );
+    const answer = await plan(cast.admin, broken, 'shop-repo');
+    expect(changeOf(answer, 'service', 'till')).toMatchObject({ action: 'error' });
+    expect(answer.counts.delete).toBe(0);
+    await apply(cast.admin, answer.id);
+    expect((await service('till')).stage).toBe('live');
+    const errored = json<CatalogEntity[]>(await call(cast.admin, 'GET', '/api/catalog/entities?state=errored'));
+    expect(errored).toEqual([
+      expect.objectContaining({
+        handle: 'till',
+        entity: expect.objectContaining({ handle: 'till' }),
+        reason: expect.stringContaining('services.yaml:'),
+      }),
+    ]);
+  });
+
+  it('renames with previous-names, keeping the service and its stars', async () => {
+    await call(cast.teamMember, 'PUT', `/api/users/${cast.teamMember.handle}/starred/cart`);
+    const id = (await service('cart')).id;
+    const files = shopFiles(['till']).map((f) =>
+      f.path === 'services.yaml'
+        ? {
+            ...f,
+            content: `${f.content}---\n${component('trolley', 'shop').replace(
+              'metadata:\n  name: trolley',
+              'metadata:\n  name: trolley\n  annotations:\n    beacon.io/previous-names: cart',
+            )}`,
+          }
+        : f,
+    );
+    const answer = await plan(cast.admin, files, 'shop-repo');
+    expect(changeOf(answer, 'service', 'trolley')).toMatchObject({
+      action: 'update',
+      diff: expect.arrayContaining([{ field: 'handle', from: 'cart', to: 'trolley' }]),
+    });
+    expect(changeOf(answer, 'service', 'cart')).toBeUndefined();
+    await apply(cast.admin, answer.id);
+    const trolley = json<Service>(await call(cast.teamMember, 'GET', '/api/services/trolley'));
+    expect(trolley).toMatchObject({ id, starred: true, managed_by: { source: 'shop-repo' } });
+  });
+
+  it('orphans what its files stop describing, removes it after the grace, and lets a file claim it back', async () => {
+    const keep = shopFiles(['trolley']);
+    const answer = await plan(cast.admin, keep, 'shop-repo');
+    expect(changeOf(answer, 'service', 'till')).toMatchObject({ action: 'delete' });
+    await apply(cast.admin, answer.id);
+    expect((await call(cast.admin, 'GET', '/api/services/till')).statusCode).toBe(200);
+    const orphans = json<CatalogEntity[]>(await call(cast.admin, 'GET', '/api/catalog/entities?state=orphaned'));
+    expect(orphans).toEqual([expect.objectContaining({ handle: 'till', removed_at: expect.any(String) })]);
+
+    // Claimed again before the grace passed: synced, and kept.
+    const back = await plan(cast.admin, shopFiles(['trolley', 'till']), 'shop-repo');
+    expect(changeOf(back, 'service', 'till')).toMatchObject({ action: 'unchanged' });
+    await apply(cast.admin, back.id);
+    expect(json<CatalogEntity[]>(await call(cast.admin, 'GET', '/api/catalog/entities?state=orphaned'))).toEqual([]);
+
+    await apply(cast.admin, (await plan(cast.admin, keep, 'shop-repo')).id);
+    expect(await removeExpiredOrphans(server.ctx)).toBe(0);
+    const removed = await atTime(server, Date.now() + 73 * 3_600_000, () => removeExpiredOrphans(server.ctx));
+    expect(removed).toBe(1);
+    expect((await call(cast.admin, 'GET', '/api/services/till')).statusCode).toBe(404);
+  });
+
+  it('a seed source creates once, then leaves the entity to the UI', async () => {
+    await call(cast.admin, 'POST', '/api/catalog/sources', { name: 'seed', mode: 'seed' });
+    const files = [{ path: 'seed.yaml', content: component('seedling', 'shop') }];
+    await apply(cast.admin, (await plan(cast.admin, files, 'seed')).id);
+    expect((await service('seedling')).managed_by).toBeNull();
+    expect((await call(cast.admin, 'PATCH', '/api/services/seedling', { name: 'Grown' })).statusCode).toBe(200);
+    const again = await plan(cast.admin, files, 'seed');
+    expect(changeOf(again, 'service', 'seedling')).toMatchObject({ action: 'unchanged' });
+  });
+
+  it('syncs an upload source again on demand, and deleting the source hands its entities to Beacon', async () => {
+    const synced = await call(cast.admin, 'POST', `/api/catalog/sources/${source.id}/actions/sync`);
+    expect(synced.statusCode).toBe(200);
+    expect(json<CatalogSource>(synced).last_sync).toMatchObject({ status: 'ok' });
+    expect((await call(cast.admin, 'DELETE', '/api/catalog/sources/shop-repo')).statusCode).toBe(204);
+    expect((await service('trolley')).managed_by).toBeNull();
+    expect((await call(cast.admin, 'PATCH', '/api/services/trolley', { name: 'Cart' })).statusCode).toBe(200);
+  });
+});

@@ -13,12 +13,14 @@ export const descriptorFile = z.strictObject({
     .trim()
     .min(1)
     .max(500)
-    .regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))/, 'A relative path inside the source, without ".."'),
+    .refine((path) => !path.startsWith('/') && !path.split('/').includes('..'), {
+      message: 'A relative path inside the source, without ".."',
+    }),
   content: text().max(5_000_000),
 });
 
 export const planCreate = z.strictObject({
-  source: line().min(1).max(120).optional().describe("A source's id or name: plan its new files against it"),
+  source: line().min(1).max(64).optional().describe("A source's id or name: plan its new files against it"),
   files: z.array(descriptorFile).min(1).max(20_000),
 });
 
@@ -56,7 +58,7 @@ export type CatalogPlanAnswer = z.infer<typeof catalogPlan>;
 
 export const planParams = z.strictObject({ plan: line().min(1).max(64) });
 
-const sourceName = line().trim().min(1).max(120);
+const sourceName = line().trim().min(1).max(64);
 const mode = z.enum(SOURCE_MODES);
 const interval = z.number().int().min(5).max(10_080);
 
@@ -94,7 +96,7 @@ export const sourceUpdate = z.strictObject({
   mode: mode.optional(),
   interval_minutes: interval.optional(),
 });
-export const sourceParams = z.strictObject({ source: line().min(1).max(120) });
+export const sourceParams = z.strictObject({ source: line().min(1).max(64) });
 
 export const ENTITY_STATES = ['synced', 'errored', 'orphaned', 'conflict'] as const;
 

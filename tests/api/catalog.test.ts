@@ -123,7 +123,9 @@ ${component('Bad Name', 'platform')}`,
 
   it('answers 409 when the catalogue changed since the plan in a way that changes it', async () => {
     const changed = files.map((f) =>
-      f.path === 'services/auth.yaml' ? { ...f, content: f.content.replace('name: auth', 'name: auth\n  title: Auth') } : f,
+      f.path === 'services/auth.yaml'
+        ? { ...f, content: f.content.replace('name: auth', 'name: auth\n  title: Auth') }
+        : f,
     );
     const answer = await plan(cast.admin, changed);
     expect(changeOf(answer, 'service', 'auth')).toMatchObject({
@@ -229,7 +231,9 @@ describe('sources', () => {
     expect(rename.statusCode).toBe(409);
     expect(json<{ message: string }>(rename).message).toContain('managed in shop-repo (services.yaml:1)');
     expect((await call(cast.admin, 'DELETE', '/api/services/cart')).statusCode).toBe(409);
-    expect((await call(cast.admin, 'POST', '/api/services/cart/actions/change-stage', { stage: 'eol' })).statusCode).toBe(409);
+    expect(
+      (await call(cast.admin, 'POST', '/api/services/cart/actions/change-stage', { stage: 'eol' })).statusCode,
+    ).toBe(409);
     expect((await call(cast.admin, 'PATCH', '/api/teams/shop', { name: 'Shopping' })).statusCode).toBe(409);
     // Health and visibility stay the UI's.
     expect(
@@ -251,7 +255,9 @@ describe('sources', () => {
 
   it('keeps the last good version of an entity in error, and says why', async () => {
     const broken = shopFiles(['cart', 'basket']).map((f) =>
-      f.path === 'services.yaml' ? { ...f, content: `${f.content}---\n${component('till', 'shop').replace('production', 'retired')}` } : f,
+      f.path === 'services.yaml'
+        ? { ...f, content: `${f.content}---\n${component('till', 'shop').replace('production', 'retired')}` }
+        : f,
     );
     const answer = await plan(cast.admin, broken, 'shop-repo');
     expect(changeOf(answer, 'service', 'till')).toMatchObject({ action: 'error' });

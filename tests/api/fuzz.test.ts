@@ -141,8 +141,17 @@ beforeAll(async () => {
       expires_at: '2099-01-01T00:00:00Z',
     }),
   );
+  await callAs(server, owner, 'POST', '/api/catalog/sources', { name: 'repo' });
+  const catalogPlan = json<{ id: string }>(
+    await callAs(server, owner, 'POST', '/api/catalog/plans', {
+      source: 'repo',
+      files: [{ path: 'catalog-info.yaml', content: 'kind: Group\nmetadata:\n  name: fuzzers\nspec: {}\n' }],
+    }),
+  );
   pools = {
     scorecard: ['readiness', 'missing'],
+    source: ['repo', 'missing'],
+    plan: [catalogPlan.id, 'missing'],
     assetId: [assetId, 'missing'],
     team: [team.handle, team.id, 'missing'],
     handle: [team.handle, page.handle, 'free-handle'],

@@ -37,6 +37,7 @@ interface Fixture {
   runnerHandle: string;
   page: { id: string; handle: string };
   exemptionId: string;
+  catalogPlanId: string;
 }
 
 const svc = (b: Fixture) => `/api/services/${b.service.handle}`;
@@ -308,6 +309,39 @@ const SCOPED: Probe[] = [
     url: (b) => `/api/scorecards/readiness/exemptions/${b.exemptionId}`,
   },
   { method: 'GET', route: '/api/services/:service/scorecards', url: (b) => `${svc(b)}/scorecards` },
+  // The catalogue as code.
+  { method: 'GET', route: '/api/catalog/sources', url: () => '/api/catalog/sources' },
+  {
+    method: 'POST',
+    route: '/api/catalog/sources',
+    url: () => '/api/catalog/sources',
+    payload: () => ({ name: 'pwned' }),
+  },
+  { method: 'GET', route: '/api/catalog/sources/:source', url: () => '/api/catalog/sources/bravo-repo' },
+  {
+    method: 'PATCH',
+    route: '/api/catalog/sources/:source',
+    url: () => '/api/catalog/sources/bravo-repo',
+    payload: () => ({ name: 'pwned' }),
+  },
+  { method: 'DELETE', route: '/api/catalog/sources/:source', url: () => '/api/catalog/sources/bravo-repo' },
+  {
+    method: 'POST',
+    route: '/api/catalog/sources/:source/actions/sync',
+    url: () => '/api/catalog/sources/bravo-repo/actions/sync',
+  },
+  {
+    method: 'POST',
+    route: '/api/catalog/plans',
+    url: () => '/api/catalog/plans',
+    payload: () => ({ source: 'bravo-repo', files: [{ path: 'x.yaml', content: '' }] }),
+  },
+  {
+    method: 'POST',
+    route: '/api/catalog/plans/:plan/actions/apply',
+    url: (b) => `/api/catalog/plans/${b.catalogPlanId}/actions/apply`,
+  },
+  { method: 'GET', route: '/api/catalog/entities', url: () => '/api/catalog/entities' },
   // Feeds, notifications and the live stream.
   { method: 'GET', route: '/api/users/:username/feed', url: (b) => `/api/users/${b.owner.handle}/feed` },
   { method: 'GET', route: '/api/users/:username/public-feed', url: (b) => `/api/users/${b.owner.handle}/public-feed` },
@@ -673,7 +707,23 @@ beforeAll(async () => {
     headers: authHeaders(bOwner),
     payload: { service: 'gateway', rule: 'described', reason: 'Bravo only', expires_at: '2099-01-01T00:00:00Z' },
   });
+  await server.app.inject({
+    method: 'POST',
+    url: '/api/catalog/sources',
+    headers: authHeaders(bOwner),
+    payload: { name: 'bravo-repo' },
+  });
+  const catalogPlan = await server.app.inject({
+    method: 'POST',
+    url: '/api/catalog/plans',
+    headers: authHeaders(bOwner),
+    payload: {
+      source: 'bravo-repo',
+      files: [{ path: 'catalog-info.yaml', content: 'kind: Group\nmetadata:\n  name: bravo-team\nspec: {}\n' }],
+    },
+  });
   b = {
+    catalogPlanId: json<{ id: string }>(catalogPlan).id,
     exemptionId: json<{ id: string }>(exemption).id,
     page: json<{ id: string; handle: string }>(page),
     owner: bOwner,
@@ -766,6 +816,12 @@ describe('tenant isolation', () => {
     expect(await read('/api/scorecards')).toEqual([
       expect.objectContaining({ handle: 'readiness', name: 'Bravo readiness' }),
     ]);
+    expect(await read('/api/catalog/sources')).toEqual([
+      expect.objectContaining({ name: 'bravo-repo', last_sync: null }),
+    ]);
+    expect((await read('/api/search/teams')) as unknown[]).not.toContainEqual(
+      expect.objectContaining({ handle: 'bravo-team' }),
+    );
     expect(await read(`${svc(b)}/scorecards`)).toEqual([
       expect.objectContaining({
         level: 'bronze',

@@ -1,14 +1,14 @@
 import { get } from 'node:http';
 import { Command, InvalidArgumentError } from 'commander';
+import { catalogCommand } from './catalog-cli.js';
 import { startRunnerAgent } from './runner/agent.js';
 import { workspaceOrigin, loadConfig } from './server/config.js';
-import { closeContext, createContext, createLogger, openConfiguredDatabase } from './server/bootstrap.js';
-import { migrateToLatest } from './server/db/migrate.js';
-import { mailStatus } from './server/db/repositories/mail-outbox.js';
-import { handleSignals, startServer } from './server/main.js';
-import { findWorkspaceByDomain } from './server/db/repositories/workspaces.js';
-import { seedDemo } from './server/services/demo.js';
-import { createBetaKey } from './server/services/registration.js';
+
+/**
+ * The server's modules, loaded by the commands that use them: the client commands (runner, catalog) start
+ * without them.
+ */
+const bootstrap = () => import('./server/bootstrap.js');
 
 /** Whether the server on this machine's `port` knows workspace `id` (so it reads the database just seeded). */
 function serverReads(port: number, host: string, id: string): Promise<boolean> {
@@ -38,6 +38,7 @@ program
   .command('serve')
   .description('apply migrations and serve the API and the app on PORT')
   .action(async () => {
+    const { handleSignals, startServer } = await import('./server/main.js');
     handleSignals(await startServer(loadConfig()));
   });
 
@@ -45,6 +46,8 @@ program
   .command('migrate')
   .description('apply pending database migrations')
   .action(async () => {
+    const { openConfiguredDatabase } = await bootstrap();
+    const { migrateToLatest } = await import('./server/db/migrate.js');
     const database = openConfiguredDatabase(loadConfig());
     try {
       const applied = await migrateToLatest(database);
@@ -59,6 +62,8 @@ mail
   .command('status')
   .description('mail waiting to be sent, mail given up with its last error, mail sent in the last 24 h')
   .action(async () => {
+    const { openConfiguredDatabase } = await bootstrap();
+    const { mailStatus } = await import('./server/db/repositories/mail-outbox.js');
     const database = openConfiguredDatabase(loadConfig());
     try {
       const status = await mailStatus(database.db, new Date(Date.now() - 24 * 3600 * 1000).toISOString());
@@ -85,6 +90,8 @@ betaKey
   .description('create a single-use beta key for an email; prints the key as the last line')
   .requiredOption('--email <email>', 'the email the key is for')
   .action(async (options: { email: string }) => {
+    const { closeContext, createContext, createLogger } = await bootstrap();
+    const { createBetaKey } = await import('./server/services/registration.js');
     const config = loadConfig();
     const ctx = await createContext({ ...config, logLevel: 'warn' }, createLogger({ ...config, logLevel: 'warn' }));
     try {
@@ -102,6 +109,9 @@ program
   .command('demo')
   .description('seed the demo workspace and print how to log in')
   .action(async () => {
+    const { closeContext, createContext, createLogger } = await bootstrap();
+    const { seedDemo } = await import('./server/services/demo.js');
+    const { findWorkspaceByDomain } = await import('./server/db/repositories/workspaces.js');
     const config = loadConfig();
     const ctx = await createContext({ ...config, logLevel: 'warn' }, createLogger({ ...config, logLevel: 'warn' }));
     try {
@@ -189,6 +199,8 @@ program
       log('info', `running against ${new URL(options.url).origin}`);
     },
   );
+
+catalogCommand(program);
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);

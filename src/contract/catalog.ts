@@ -19,6 +19,8 @@ export const descriptorFile = z.strictObject({
   content: text().max(5_000_000),
 });
 
+export const catalogExport = z.object({ files: z.array(descriptorFile) }).meta({ id: 'CatalogExport' });
+
 export const planCreate = z.strictObject({
   source: line().min(1).max(64).optional().describe("A source's id or name: plan its new files against it"),
   files: z.array(descriptorFile).min(1).max(20_000),

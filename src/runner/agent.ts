@@ -10,9 +10,9 @@
  * 4. POST /api/runners/{runner}/results every `flushMs` with what finished meanwhile (kept and retried while the
  *    server cannot be reached).
  */
-import { lookup as dnsLookup } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import { Agent, fetch } from 'undici';
+import { localhostAwareLookup } from './localhost-lookup.js';
 import { RUNNER_RESULTS_MAX } from '../domain/health.js';
 import type { Assertion, CheckRun, ProbeSpec } from '../domain/check-kinds.js';
 import type { Importance } from '../domain/health.js';
@@ -96,19 +96,6 @@ class AgentHttpError extends Error {
     super(message);
   }
 }
-
-/**
- * Name resolution that sends every name under .localhost to loopback, as browsers do (RFC 6761), so a workspace
- * host such as acme.localhost works on a machine whose resolver does not know it.
- */
-const localhostAwareLookup: LookupFunction = (hostname, options, callback) => {
-  if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
-    if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-    else callback(null, '127.0.0.1', 4);
-    return;
-  }
-  dnsLookup(hostname, options, callback);
-};
 
 export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
   const base = new URL(options.url);

@@ -342,6 +342,7 @@ const SCOPED: Probe[] = [
     url: (b) => `/api/catalog/plans/${b.catalogPlanId}/actions/apply`,
   },
   { method: 'GET', route: '/api/catalog/entities', url: () => '/api/catalog/entities' },
+  { method: 'GET', route: '/api/catalog/export', url: () => '/api/catalog/export' },
   // Feeds, notifications and the live stream.
   { method: 'GET', route: '/api/users/:username/feed', url: (b) => `/api/users/${b.owner.handle}/feed` },
   { method: 'GET', route: '/api/users/:username/public-feed', url: (b) => `/api/users/${b.owner.handle}/public-feed` },

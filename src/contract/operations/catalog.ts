@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   catalogEntitiesQuery,
   catalogEntity,
+  catalogExport,
   catalogPlan,
   catalogSource,
   planCreate,
@@ -93,6 +94,16 @@ export const catalogOperations = defineOperations({
     params: sourceParams,
     response: catalogSource,
     errors: [401, 403, 404],
+  },
+  exportCatalog: {
+    ...manage,
+    method: 'GET',
+    path: '/catalog/export',
+    summary:
+      'The workspace as descriptor files: one per team with its Group and its Components, and a Location naming ' +
+      'them; planning them answers no changes',
+    response: catalogExport,
+    errors: [401, 403],
   },
   listCatalogEntities: {
     ...manage,

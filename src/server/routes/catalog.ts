@@ -8,6 +8,7 @@ import {
   createCatalogSource,
   createPlan,
   deleteCatalogSource,
+  exportCatalog,
   getCatalogSource,
   listCatalogEntities,
   listCatalogSources,
@@ -34,6 +35,7 @@ export function catalogRoutes(ctx: ServerContext) {
         },
         syncCatalogSource: ({ caller, params }) => syncCatalogSource(ctx, caller, params.source),
         listCatalogEntities: ({ caller, query }) => listCatalogEntities(ctx, caller, query),
+        exportCatalog: ({ caller }) => exportCatalog(ctx, caller),
       },
       { createCatalogPlan: { bodyLimit: CATALOG_PLAN_BODY_LIMIT } },
     );

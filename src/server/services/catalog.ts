@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { countActions, planCatalog, type CatalogPlan } from '../../domain/catalog-plan.js';
+import { exportDescriptors } from '../../domain/descriptor-export.js';
 import { readDescriptors, type DescriptorFile } from '../../domain/descriptors.js';
 import { isAdminRole } from '../../domain/roles.js';
 import type { CatalogEntity, CatalogPlanAnswer, CatalogSource } from '../../contract/catalog.js';
@@ -287,6 +288,12 @@ export async function syncSource(ctx: ServerContext, source: CatalogSourceRow, a
   if (files.length === 0) return;
   const planned = await planFiles(ctx, source.workspace_id, source, files);
   await apply(ctx, source.workspace_id, agent, planned, source, files);
+}
+
+/** The workspace as descriptor files (`beacon catalog export`). */
+export async function exportCatalog(ctx: ServerContext, caller: Caller): Promise<{ files: DescriptorFile[] }> {
+  requireManager(caller);
+  return { files: exportDescriptors(await readCurrentCatalogue(ctx.database.db, caller.workspace.id)) };
 }
 
 // ---- entities ----

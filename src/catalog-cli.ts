@@ -1,0 +1,133 @@
+/**
+ * `beacon catalog plan|apply|export` (DESIGN.md 15): the catalogue as code from CI, against a running server with
+ * an API client's credentials (scope `beacon.catalog.manage`). Plan and apply print the plan as a person reads it
+ * and exit non-zero when an entity is in error or conflict.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { Agent, fetch } from 'undici';
+import type { CatalogPlanAnswer } from './contract/catalog.js';
+import { formatPlan } from './domain/catalog-plan.js';
+import type { DescriptorFile } from './domain/descriptors.js';
+import { localhostAwareLookup } from './runner/localhost-lookup.js';
+
+interface Connection {
+  url: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+/** A client-credentials session with the server: a token once, then calls with it. */
+function connect(options: Connection) {
+  if (!options.clientId || !options.clientSecret) {
+    throw new Error('--client-id and --client-secret (or BEACON_CLIENT_ID and BEACON_CLIENT_SECRET) are required');
+  }
+  const base = new URL(options.url);
+  const dispatcher = new Agent({ connect: { lookup: localhostAwareLookup } });
+  const send = async (method: string, path: string, body?: unknown, token?: string): Promise<unknown> => {
+    const response = await fetch(new URL(path, base), {
+      method,
+      dispatcher,
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(120_000),
+    });
+    const text = await response.text();
+    const json = text ? (JSON.parse(text) as unknown) : undefined;
+    if (!response.ok) {
+      const message = (json as { message?: string } | undefined)?.message ?? response.statusText;
+      throw new Error(`${method} ${path}: ${response.status} ${message}`);
+    }
+    return json;
+  };
+  let token: Promise<string> | undefined;
+  return {
+    async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+      token ??= send('POST', '/api/token', {
+        grant_type: 'client_credentials',
+        client_id: options.clientId,
+        client_secret: options.clientSecret,
+      }).then((answer) => (answer as { access_token: string }).access_token);
+      return (await send(method, path, body, await token)) as T;
+    },
+    close: () => dispatcher.close(),
+  };
+}
+
+/** The files as the server reads them: paths relative to the root (a Location's targets are), `/` between folders. */
+async function readFiles(paths: readonly string[], root: string): Promise<DescriptorFile[]> {
+  return Promise.all(
+    paths.map(async (path) => {
+      const name = relative(resolve(root), resolve(root, path)).split('\\').join('/');
+      if (name.startsWith('../')) throw new Error(`${path} is outside the root ${root} (--root)`);
+      return { path: name, content: await readFile(resolve(root, path), 'utf8') };
+    }),
+  );
+}
+
+const failed = (plan: CatalogPlanAnswer) => plan.counts.error + plan.counts.conflict > 0;
+
+type PlanOptions = Connection & { source?: string; root: string };
+
+async function planAndMaybeApply(files: string[], options: PlanOptions, applyIt: boolean) {
+  const server = connect(options);
+  try {
+    const plan = await server.call<CatalogPlanAnswer>('POST', '/api/catalog/plans', {
+      files: await readFiles(files, options.root),
+      ...(options.source ? { source: options.source } : {}),
+    });
+    process.stdout.write(formatPlan(plan.changes));
+    if (applyIt) {
+      await server.call('POST', `/api/catalog/plans/${plan.id}/actions/apply`);
+      process.stdout.write(`Applied plan ${plan.id}.\n`);
+    }
+    if (failed(plan)) process.exitCode = 2;
+  } finally {
+    await server.close();
+  }
+}
+
+export function catalogCommand(program: Command): void {
+  const catalog = program.command('catalog').description('the catalogue as code: Backstage descriptor files');
+  const withConnection = (command: Command) =>
+    command
+      .requiredOption('--url <url>', 'the workspace address, e.g. https://acme.beacon.example')
+      .option('--client-id <id>', 'client_id of an API client with beacon.catalog.manage', process.env.BEACON_CLIENT_ID)
+      .option(
+        '--client-secret <secret>',
+        'its client_secret (or BEACON_CLIENT_SECRET, which keeps it out of the process list)',
+        process.env.BEACON_CLIENT_SECRET,
+      );
+  withConnection(catalog.command('plan').argument('<files...>', 'descriptor files (catalog-info.yaml)'))
+    .description('print what applying the files would do; exits 2 when an entity is in error or conflict')
+    .option('--source <name>', 'plan against a source: its entities the files no longer describe are deleted')
+    .option('--root <dir>', 'the folder the files and their Locations are relative to', '.')
+    .action((files: string[], options: PlanOptions) => planAndMaybeApply(files, options, false));
+  withConnection(catalog.command('apply').argument('<files...>', 'descriptor files (catalog-info.yaml)'))
+    .description('plan the files, print the plan and apply it; exits 2 when an entity is in error or conflict')
+    .option('--source <name>', 'apply as a source: its entities the files no longer describe are deleted')
+    .option('--root <dir>', 'the folder the files and their Locations are relative to', '.')
+    .action((files: string[], options: PlanOptions) => planAndMaybeApply(files, options, true));
+  withConnection(catalog.command('export'))
+    .description('write the workspace as descriptor files')
+    .requiredOption('--dir <dir>', 'the folder to write them to')
+    .action(async (options: Connection & { dir: string }) => {
+      const server = connect(options);
+      try {
+        const { files } = await server.call<{ files: DescriptorFile[] }>('GET', '/api/catalog/export');
+        for (const file of files) {
+          const target = join(options.dir, file.path);
+          await mkdir(dirname(target), { recursive: true });
+          await writeFile(target, file.content);
+        }
+        process.stdout.write(`Wrote ${files.length} files to ${options.dir}\n`);
+      } finally {
+        await server.close();
+      }
+    });
+}

@@ -93,8 +93,8 @@ describe('team clients card', () => {
     fireEvent.change(within(await clientsCard()).getByLabelText('Name'), { target: { value: 'Deploy Bot' } });
     fireEvent.change(within(await clientsCard()).getByLabelText('Description'), { target: { value: 'Deploys' } });
     expect(button('Save').disabled).toBe(true);
-    // All 15 scopes are offered.
-    expect(screen.getAllByRole('checkbox')).toHaveLength(15);
+    // All 16 scopes are offered.
+    expect(screen.getAllByRole('checkbox')).toHaveLength(16);
     fireEvent.click(screen.getByLabelText('beacon.service.read'));
     fireEvent.click(screen.getByLabelText('beacon.runner.manage'));
     expect(button('Save').disabled).toBe(false);

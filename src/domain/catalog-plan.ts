@@ -227,12 +227,13 @@ export function planCatalog(read: ReadDescriptors, current: CurrentCatalogue, so
           ? teams.get(errored.handle)
           : undefined
       : undefined;
-    if (source && existing && errored.kind !== 'api' && errored.kind !== null && errored.errors[0]) {
+    // Said on the source's list too, for a new entity as for one that keeps its last good version.
+    if (source && errored.handle && (errored.kind === 'service' || errored.kind === 'team') && errored.errors[0]) {
       const [first] = errored.errors;
       plan.standings.push({
         kind: errored.kind,
-        handle: existing.handle,
-        id: existing.managedBy?.sourceId === source.id ? existing.id : null,
+        handle: errored.handle,
+        id: existing?.managedBy?.sourceId === source.id ? existing.id : null,
         state: 'errored',
         reason: `${first.path}:${first.line}: ${first.message}`,
         place: { path: first.path, line: first.line },

@@ -5,6 +5,7 @@ import { useAuth } from '../session/auth-context.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { ExportWorkspacePagesCard } from '../pages/index.js';
 import { ScorecardEditorScreen, ScorecardsCard } from '../scorecards/index.js';
+import { CatalogCard, CatalogScreen } from './catalog-screen.js';
 import { SlackWorkspacesCard, SsoProvidersCard } from './integration-cards.js';
 import { RemoteWorkspacesCard } from './remote-workspaces-card.js';
 import { SsoProviderScreen } from './sso-provider-screen.js';
@@ -35,6 +36,9 @@ function AdminOverview() {
         <div className="col-12 lg:col-6">
           <ScorecardsCard />
         </div>
+        <div className="col-12 lg:col-6">
+          <CatalogCard />
+        </div>
       </div>
     </div>
   );
@@ -57,6 +61,7 @@ export default function AdminScreen() {
       <Route path="status-pages/:page" element={<StatusPageScreen />} />
       <Route path="scorecards/new" element={<ScorecardEditorScreen />} />
       <Route path="scorecards/:handle" element={<ScorecardEditorScreen />} />
+      <Route path="catalog" element={<CatalogScreen />} />
       <Route path="*" element={<NotFound />} />
     </Routes>
   );

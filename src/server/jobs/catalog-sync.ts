@@ -1,17 +1,51 @@
 /**
- * The catalogue's sources over time (DESIGN.md 15): entities a source stopped describing are removed once their
- * grace has passed (a team only when nothing is left in it), unless a file claims them again meanwhile.
+ * The catalogue's sources over time (DESIGN.md 15): URL sources are read again when their interval is up, and
+ * entities a source stopped describing are removed once their grace has passed (a team only when nothing is left
+ * in it), unless a file claims them again meanwhile.
  */
 import type { ServerContext } from '../context.js';
 import { deleteAsset } from '../db/repositories/assets.js';
-import { expiredOrphans } from '../db/repositories/catalog.js';
+import { dueSources, expiredOrphans } from '../db/repositories/catalog.js';
 import { recordEvent } from '../db/repositories/events.js';
 import { countTeamChildren, deleteTeam } from '../db/repositories/teams.js';
-import { orphanGraceMs } from '../services/catalog.js';
+import type { Agent } from '../services/agents.js';
+import type { FetchOptions } from '../services/catalog-fetch.js';
+import { orphanGraceMs, syncSource } from '../services/catalog.js';
 import { forgetTeamViewers } from '../services/viewer.js';
 
 const POLL_MS = 60_000;
 const BATCH = 200;
+const SOURCES_PER_RUN = 50;
+
+/** Who a scheduled sync's changes are by. */
+export const CATALOG_SYNC_AGENT: Agent = { id: null, name: 'Beacon' };
+
+/**
+ * Syncs the URL sources whose time has come, one after another; one that fails (a bad URL, a database error) is
+ * logged and never stops the others. Answers how many were synced.
+ */
+export async function syncDueSources(ctx: ServerContext, options: FetchOptions = {}): Promise<number> {
+  const { db } = ctx.database;
+  let synced = 0;
+  for (const source of await dueSources(db, ctx.now().getTime(), SOURCES_PER_RUN)) {
+    try {
+      // Claimed by moving its next sync on: another process reading the same due rows skips it, and a sync that
+      // throws is tried again an interval later rather than every minute.
+      const claimed = await db
+        .updateTable('catalog_sources')
+        .set({ next_sync_at: ctx.now().getTime() + source.interval_minutes * 60_000 })
+        .where('id', '=', source.id)
+        .where('next_sync_at', '=', source.next_sync_at)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) continue;
+      await syncSource(ctx, source, CATALOG_SYNC_AGENT, options);
+      synced += 1;
+    } catch (error) {
+      ctx.logger.warn({ err: error, sourceId: source.id }, 'could not sync a catalogue source');
+    }
+  }
+  return synced;
+}
 
 /** Answers how many entities were removed. */
 export async function removeExpiredOrphans(ctx: ServerContext): Promise<number> {
@@ -74,9 +108,14 @@ export function startCatalogSync(ctx: ServerContext, options: { pollMs?: number 
     if (running) return;
     running = true;
     try {
-      await removeExpiredOrphans(ctx);
+      await syncDueSources(ctx);
     } catch (error) {
       ctx.logger.warn({ err: error }, 'could not sync the catalogue sources');
+    }
+    try {
+      await removeExpiredOrphans(ctx);
+    } catch (error) {
+      ctx.logger.warn({ err: error }, 'could not remove orphaned catalogue entities');
     } finally {
       running = false;
     }

@@ -4,6 +4,7 @@
  * `beacon.catalog.manage` (the route checks a client's scope).
  */
 import { createHash, randomUUID } from 'node:crypto';
+import type { Updateable } from 'kysely';
 import { countActions, planCatalog, type CatalogPlan } from '../../domain/catalog-plan.js';
 import { exportDescriptors } from '../../domain/descriptor-export.js';
 import { readDescriptors, type DescriptorFile } from '../../domain/descriptors.js';
@@ -25,10 +26,11 @@ import {
   readCurrentCatalogue,
   updateSource,
 } from '../db/repositories/catalog.js';
-import type { CatalogSourceRow } from '../db/schema.js';
+import type { CatalogSourceRow, CatalogSourcesTable } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { agentOf, type Agent } from './agents.js';
 import type { Caller } from './auth.js';
+import { fetchSourceFiles, type FetchOptions } from './catalog-fetch.js';
 import { writePlan } from './catalog-apply.js';
 import { assetUrl } from './users.js';
 
@@ -137,7 +139,7 @@ export async function applyPlan(ctx: ServerContext, caller: Caller, id: string):
   return answerOf(id, planned, source, Number(row.expires_at), isoNow(ctx));
 }
 
-/** Writes a plan, and for a source records the sync (its files, their digest, the counts). */
+/** Writes a plan, and for a source records the sync (its files, their digest, the counts, and `also`). */
 async function apply(
   ctx: ServerContext,
   workspaceId: string,
@@ -145,11 +147,13 @@ async function apply(
   planned: Planned,
   source: CatalogSourceRow | null,
   files: readonly DescriptorFile[],
+  also: Updateable<CatalogSourcesTable> = {},
 ): Promise<void> {
   await ctx.database.db.transaction().execute(async (trx) => {
     await writePlan(ctx, trx, workspaceId, agent, planned.plan, source);
     if (source) {
       await updateSource(trx, source.id, {
+        ...also,
         ...(source.url ? {} : { files: JSON.stringify(files) }),
         digest: filesDigest(files),
         last_sync_at: isoNow(ctx),
@@ -274,7 +278,10 @@ export async function deleteCatalogSource(ctx: ServerContext, caller: Caller, id
   await deleteSourceRow(ctx.database.db, source.id);
 }
 
-/** Sync now: an upload source plans its files again (what changed in Beacon since) and applies. */
+/**
+ * Sync now: an upload source plans its files again (what changed in Beacon since) and applies; a URL source reads
+ * its URL (answered in `last_sync`, a failed read included).
+ */
 export async function syncCatalogSource(ctx: ServerContext, caller: Caller, idOrName: string): Promise<CatalogSource> {
   requireManager(caller);
   const source = await sourceOr404(ctx, caller, idOrName);
@@ -282,12 +289,43 @@ export async function syncCatalogSource(ctx: ServerContext, caller: Caller, idOr
   return sourceAnswer(ctx, caller, source.id);
 }
 
-/** Reads a source's files and applies them. An upload source's are the ones last applied. */
-export async function syncSource(ctx: ServerContext, source: CatalogSourceRow, agent: Agent): Promise<void> {
-  const files = source.files ? (JSON.parse(source.files) as DescriptorFile[]) : [];
-  if (files.length === 0) return;
-  const planned = await planFiles(ctx, source.workspace_id, source, files);
-  await apply(ctx, source.workspace_id, agent, planned, source, files);
+/**
+ * Reads a source's files and applies them. An upload source's are the ones last applied. A URL source's are read
+ * from its URL: a read that fails writes nothing but the failure (its entities stay as they are, none orphaned);
+ * files the same as last time write nothing at all. Either way its next sync is an interval away.
+ */
+export async function syncSource(
+  ctx: ServerContext,
+  source: CatalogSourceRow,
+  agent: Agent,
+  options: FetchOptions = {},
+): Promise<void> {
+  if (!source.url) {
+    const files = source.files ? (JSON.parse(source.files) as DescriptorFile[]) : [];
+    if (files.length === 0) return;
+    const planned = await planFiles(ctx, source.workspace_id, source, files);
+    await apply(ctx, source.workspace_id, agent, planned, source, files);
+    return;
+  }
+  const read = await fetchSourceFiles(ctx, source.url, source.etag, options);
+  const synced = {
+    last_sync_at: isoNow(ctx),
+    next_sync_at: ctx.now().getTime() + source.interval_minutes * 60_000,
+  };
+  const { db } = ctx.database;
+  if (read.status === 'failed') {
+    await updateSource(db, source.id, { ...synced, last_sync_status: 'failed', last_sync_error: read.error });
+  } else if (read.status === 'unchanged' || filesDigest(read.files) === source.digest) {
+    await updateSource(db, source.id, {
+      ...synced,
+      ...(read.status === 'ok' ? { etag: read.etag } : {}),
+      last_sync_status: 'unchanged',
+      last_sync_error: null,
+    });
+  } else {
+    const planned = await planFiles(ctx, source.workspace_id, source, read.files);
+    await apply(ctx, source.workspace_id, agent, planned, source, read.files, { ...synced, etag: read.etag });
+  }
 }
 
 /** The workspace as descriptor files (`beacon catalog export`). */

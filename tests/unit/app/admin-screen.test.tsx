@@ -98,7 +98,11 @@ describe('admin screen', () => {
       'Export Workspace Pages',
       'Status pages',
       'Scorecards',
+      'Catalogue as code',
     ]);
+    expect(screen.getByRole('link', { name: 'Manage the catalogue as code' }).getAttribute('href')).toBe(
+      '/admin/catalog',
+    );
     expect(screen.getByRole('link', { name: 'New scorecard' }).getAttribute('href')).toBe('/admin/scorecards/new');
     expect(await screen.findByText('No Slack accounts configured for this account')).toBeTruthy();
     expect(await screen.findByText('Slack is not configured on this server.')).toBeTruthy();

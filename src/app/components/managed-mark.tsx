@@ -1,0 +1,19 @@
+import { Tag } from 'primereact/tag';
+import type { ManagedBy } from '../../contract/catalogue.js';
+
+/**
+ * "Managed in {source}" (DESIGN.md 15): on a service or team whose fields a catalogue source's file decides, for
+ * every member, with the file and line where to change them.
+ */
+export function ManagedMark({ managedBy, what }: { managedBy: ManagedBy | null; what: string }) {
+  if (!managedBy) return null;
+  const where = `${managedBy.path}:${managedBy.line}`;
+  return (
+    <p className="m-0 mt-2 flex flex-wrap align-items-center gap-2 beacon-managed-mark">
+      <Tag icon="pi pi-file" value={`Managed in ${managedBy.source}`} severity="info" />
+      <span className="text-600 text-sm beacon-editor-wrap">
+        {what} change in <code>{where}</code>
+      </span>
+    </p>
+  );
+}

@@ -431,10 +431,11 @@ function planDeletes(plan: CatalogPlan, read: ReadDescriptors, current: CurrentC
   const unreadable = new Set(read.problems.map((problem) => problem.path));
   const kept = new Set(plan.standings.map((s) => `${s.kind}:${s.handle}`));
   for (const errored of read.errored) if (errored.handle) kept.add(`${errored.kind}:${errored.handle}`);
+  const handleById = new Map<string, string>();
+  for (const entity of [...current.services, ...current.teams]) handleById.set(entity.id, entity.handle);
+  // Planned writes of existing entities keep them, by the handle they had (a rename's old one).
   const renamedFrom = new Set(
-    plan.writes.flatMap((write) =>
-      write.id === null ? [] : [`${write.kind}:${findHandle(current, write.kind, write.id)}`],
-    ),
+    plan.writes.flatMap((write) => (write.id === null ? [] : [`${write.kind}:${handleById.get(write.id)}`])),
   );
   for (const [kind, list] of [
     ['service', current.services],
@@ -463,11 +464,6 @@ function planDeletes(plan: CatalogPlan, read: ReadDescriptors, current: CurrentC
       plan.orphans.push({ kind, id: entity.id, handle: entity.handle });
     }
   }
-}
-
-function findHandle(current: CurrentCatalogue, kind: 'service' | 'team', id: string): string | undefined {
-  const list: readonly CurrentEntity[] = kind === 'service' ? current.services : current.teams;
-  return list.find((entity) => entity.id === id)?.handle;
 }
 
 /** How many changes of each action a plan has. */

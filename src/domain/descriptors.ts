@@ -379,22 +379,24 @@ export function readDescriptors(files: readonly DescriptorFile[]): ReadDescripto
   const contents = new Map(files.map((file) => [file.path, file.content]));
   const parsed = files.map((file) => {
     const lines = new LineCounter();
-    const docs = parseAllDocuments(file.content, { lineCounter: lines, uniqueKeys: true });
-    return { file, lines, docs: Array.isArray(docs) ? docs : [docs] };
+    const parsedDocs = parseAllDocuments(file.content, { lineCounter: lines, uniqueKeys: true });
+    const docs = Array.isArray(parsedDocs) ? parsedDocs : [parsedDocs];
+    // Each document as plain data once: both passes below read it.
+    const json = docs.map((doc): unknown => (doc.errors.length === 0 ? doc.toJS() : null));
+    return { file, lines, docs, json };
   });
   // A file an API's definition names is an OpenAPI document, not a descriptor.
   const definitions = new Set<string>();
-  for (const { file, docs } of parsed) {
-    for (const doc of docs) {
-      const json: unknown = doc.errors.length === 0 ? doc.toJS() : null;
+  for (const { file, json: docsJson } of parsed) {
+    for (const json of docsJson) {
       const spec = isObject(json) && text(json.kind)?.toLowerCase() === 'api' ? json.spec : undefined;
       const $text = isObject(spec) && isObject(spec.definition) ? text(spec.definition.$text) : undefined;
       const target = $text === undefined ? null : resolveTarget(file.path, $text);
       if (target !== null) definitions.add(target);
     }
   }
-  for (const { file, lines, docs } of parsed) {
-    if (!definitions.has(file.path)) readFile(file, lines, docs, contents, out);
+  for (const { file, lines, docs, json } of parsed) {
+    if (!definitions.has(file.path)) readFile(file, lines, docs, json, contents, out);
   }
   // The same kind and name twice: the first stands, the others are errors naming it.
   const first = new Map<string, CatalogEntity>();
@@ -424,10 +426,11 @@ function readFile(
   file: DescriptorFile,
   lines: LineCounter,
   docs: readonly Document.Parsed[],
+  json: readonly unknown[],
   files: ReadonlyMap<string, string>,
   out: ReadDescriptors,
 ): void {
-  for (const doc of docs) {
+  for (const [index, doc] of docs.entries()) {
     const start = doc.contents?.range ? lines.linePos(doc.contents.range[0]).line : 1;
     if (doc.errors.length > 0) {
       const [error] = doc.errors;
@@ -447,7 +450,7 @@ function readFile(
       });
       continue;
     }
-    readDocument(new DocumentReader(doc, lines, file.path, start), doc.toJS() as Json, files, out);
+    readDocument(new DocumentReader(doc, lines, file.path, start), json[index] as Json, files, out);
   }
 }
 

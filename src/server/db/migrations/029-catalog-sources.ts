@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../connect.js';
-import { addVersionTriggers } from './version-triggers.js';
+import { addVersionTriggers, bumpInsertsAndDeletesPerStatement } from './version-triggers.js';
 
 /**
  * The catalogue as code (DESIGN.md 15, issue 29): sources of descriptor files, which entity each source manages
@@ -81,6 +81,37 @@ export function catalogSourcesMigration(engine: Engine) {
         [{ table: 'catalog_entities', updates: ['entity_id', 'path', 'state', 'reason', 'state_since'] }],
         { perStatement: true },
       );
+      if (engine === 'postgres') await bulkInsertsPerStatement(db);
     },
   };
+}
+
+/**
+ * PostgreSQL: an import inserts services, teams and dependencies by the thousand, so what their inserts and
+ * deletes keep (the versions of migrations 012, 020, 021 and 025, and service_counts of 018) is kept once per
+ * statement, not once per row. Their updates stay per row.
+ */
+async function bulkInsertsPerStatement(db: Kysely<unknown>): Promise<void> {
+  await bumpInsertsAndDeletesPerStatement(db, 'catalogue', ['services', 'teams', 'team_members']);
+  await bumpInsertsAndDeletesPerStatement(db, 'feed', ['services', 'teams', 'team_members']);
+  await bumpInsertsAndDeletesPerStatement(db, 'graph', ['services', 'service_dependencies', 'remote_dependencies']);
+  await bumpInsertsAndDeletesPerStatement(db, 'status', ['services', 'service_dependencies', 'remote_dependencies']);
+  for (const [event, transition, sign] of [
+    ['insert', 'new', ''],
+    ['delete', 'old', '-'],
+  ] as const) {
+    await sql`create function ${sql.id(`service_count_${event}_rows`)}() returns trigger language plpgsql as $$
+      begin
+        insert into service_counts (workspace_id, owner_team_id, owner_only, n)
+          select workspace_id, owner_team_id, case when visibility = 'owner' then 1 else 0 end, ${sql.raw(sign)}count(*)
+          from ${sql.raw(`${transition}_rows`)} group by 1, 2, 3
+          on conflict (workspace_id, owner_team_id, owner_only) do update set n = service_counts.n + excluded.n;
+        return null;
+      end $$`.execute(db);
+  }
+  await sql`drop trigger services_count_write on services`.execute(db);
+  await sql`create trigger services_count_insert after insert on services referencing new table as new_rows
+    for each statement execute function service_count_insert_rows()`.execute(db);
+  await sql`create trigger services_count_delete after delete on services referencing old table as old_rows
+    for each statement execute function service_count_delete_rows()`.execute(db);
 }

@@ -111,15 +111,7 @@ async function createStatementTriggers(
   name: string,
   tables: readonly VersionedTable[],
 ): Promise<void> {
-  for (const transition of ['new', 'old'] as const) {
-    await sql`create or replace function ${sql.id(`${name}_version_bump_${transition}`)}() returns trigger language plpgsql as $$
-      begin
-        insert into ${sql.raw(versions)} (workspace_id, version)
-          select distinct workspace_id, 1 from ${sql.raw(`${transition}_rows`)}
-          on conflict (workspace_id) do update set version = ${sql.raw(versions)}.version + 1;
-        return null;
-      end $$`.execute(db);
-  }
+  await createStatementFunctions(db, versions, name);
   for (const { table } of tables) {
     const t = sql.table(table);
     for (const [event, transition] of [
@@ -131,5 +123,43 @@ async function createStatementTriggers(
         referencing ${sql.raw(transition)} table as ${sql.raw(`${transition}_rows`)}
         for each statement execute function ${sql.id(`${name}_version_bump_${transition}`)}()`.execute(db);
     }
+  }
+}
+
+/**
+ * PostgreSQL: the inserts and deletes of `tables`, watched per row by {@link createVersionTriggers}, bump `name`
+ * once per statement instead (an import inserts 10,000 services and 30,000 dependencies in runs of 500: per row,
+ * each run bumped one version row 500 times, and an import took 75 s instead of a few). Updates stay per row,
+ * filtered by column: they come one at a time.
+ */
+export async function bumpInsertsAndDeletesPerStatement(
+  db: Kysely<unknown>,
+  name: string,
+  tables: readonly string[],
+): Promise<void> {
+  await createStatementFunctions(db, `${name}_versions`, name);
+  for (const table of tables) {
+    const t = sql.table(table);
+    await sql`drop trigger ${sql.id(`${table}_${name}_write`)} on ${t}`.execute(db);
+    for (const [event, transition] of [
+      ['insert', 'new'],
+      ['delete', 'old'],
+    ] as const) {
+      await sql`create trigger ${sql.id(`${table}_${name}_${event}`)} after ${sql.raw(event)} on ${t}
+        referencing ${sql.raw(transition)} table as ${sql.raw(`${transition}_rows`)}
+        for each statement execute function ${sql.id(`${name}_version_bump_${transition}`)}()`.execute(db);
+    }
+  }
+}
+
+async function createStatementFunctions(db: Kysely<unknown>, versions: string, name: string): Promise<void> {
+  for (const transition of ['new', 'old'] as const) {
+    await sql`create or replace function ${sql.id(`${name}_version_bump_${transition}`)}() returns trigger language plpgsql as $$
+      begin
+        insert into ${sql.raw(versions)} (workspace_id, version)
+          select distinct workspace_id, 1 from ${sql.raw(`${transition}_rows`)}
+          on conflict (workspace_id) do update set version = ${sql.raw(versions)}.version + 1;
+        return null;
+      end $$`.execute(db);
   }
 }

@@ -113,17 +113,21 @@ async function createStatementTriggers(
 ): Promise<void> {
   await createStatementFunctions(db, versions, name);
   for (const { table } of tables) {
-    const t = sql.table(table);
-    for (const [event, transition] of [
-      ['insert', 'new'],
-      ['update', 'new'],
-      ['delete', 'old'],
-    ] as const) {
-      await sql`create trigger ${sql.id(`${table}_${name}_${event}`)} after ${sql.raw(event)} on ${t}
-        referencing ${sql.raw(transition)} table as ${sql.raw(`${transition}_rows`)}
-        for each statement execute function ${sql.id(`${name}_version_bump_${transition}`)}()`.execute(db);
-    }
+    for (const event of ['insert', 'update', 'delete'] as const) await statementTrigger(db, name, table, event);
   }
+}
+
+/** A trigger bumping `name` once per `event` statement on `table`, from its transition table. */
+async function statementTrigger(
+  db: Kysely<unknown>,
+  name: string,
+  table: string,
+  event: 'insert' | 'update' | 'delete',
+): Promise<void> {
+  const transition = event === 'delete' ? 'old' : 'new';
+  await sql`create trigger ${sql.id(`${table}_${name}_${event}`)} after ${sql.raw(event)} on ${sql.table(table)}
+    referencing ${sql.raw(transition)} table as ${sql.raw(`${transition}_rows`)}
+    for each statement execute function ${sql.id(`${name}_version_bump_${transition}`)}()`.execute(db);
 }
 
 /**
@@ -139,16 +143,8 @@ export async function bumpInsertsAndDeletesPerStatement(
 ): Promise<void> {
   await createStatementFunctions(db, `${name}_versions`, name);
   for (const table of tables) {
-    const t = sql.table(table);
-    await sql`drop trigger ${sql.id(`${table}_${name}_write`)} on ${t}`.execute(db);
-    for (const [event, transition] of [
-      ['insert', 'new'],
-      ['delete', 'old'],
-    ] as const) {
-      await sql`create trigger ${sql.id(`${table}_${name}_${event}`)} after ${sql.raw(event)} on ${t}
-        referencing ${sql.raw(transition)} table as ${sql.raw(`${transition}_rows`)}
-        for each statement execute function ${sql.id(`${name}_version_bump_${transition}`)}()`.execute(db);
-    }
+    await sql`drop trigger ${sql.id(`${table}_${name}_write`)} on ${sql.table(table)}`.execute(db);
+    for (const event of ['insert', 'delete'] as const) await statementTrigger(db, name, table, event);
   }
 }
 

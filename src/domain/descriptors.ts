@@ -162,6 +162,11 @@ const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/** A document the YAML reader refused to expand. */
+class TooComplex {
+  constructor(readonly reason: string) {}
+}
+
 /** One document being read: its problems collected with the line of the field they are about. */
 class DocumentReader {
   readonly errors: DescriptorProblem[] = [];
@@ -382,7 +387,15 @@ export function readDescriptors(files: readonly DescriptorFile[]): ReadDescripto
     const parsedDocs = parseAllDocuments(file.content, { lineCounter: lines, uniqueKeys: true });
     const docs = Array.isArray(parsedDocs) ? parsedDocs : [parsedDocs];
     // Each document as plain data once: both passes below read it.
-    const json = docs.map((doc): unknown => (doc.errors.length === 0 ? doc.toJS() : null));
+    const json = docs.map((doc): unknown => {
+      if (doc.errors.length > 0) return null;
+      try {
+        return doc.toJS({ maxAliasCount: 1000 });
+      } catch (error) {
+        // Too many aliases (a "billion laughs" file): the document is refused, not the whole plan.
+        return new TooComplex(error instanceof Error ? error.message : String(error));
+      }
+    });
     return { file, lines, docs, json };
   });
   // A file an API's definition names is an OpenAPI document, not a descriptor.
@@ -438,6 +451,14 @@ function readFile(
         path: file.path,
         line: error!.linePos?.[0].line ?? start,
         message: `Not valid YAML: ${error!.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+      });
+      continue;
+    }
+    if (json[index] instanceof TooComplex) {
+      out.problems.push({
+        path: file.path,
+        line: start,
+        message: `Not valid YAML: ${(json[index] as TooComplex).reason}`,
       });
       continue;
     }

@@ -263,4 +263,24 @@ spec:
     expect(parseSloAnnotation('99.9/28d')).toEqual({ target: 99.9, window_days: 28 });
     expect(parseSloAnnotation('99.9% 14d')).toBeNull();
   });
+
+  it('refuses a document whose aliases expand without end, and still reads the other files', () => {
+    const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let level = 1; level < 9; level++) {
+      const previous = String.fromCharCode(96 + level);
+      const name = String.fromCharCode(97 + level);
+      laughs.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
+    }
+    const read = readDescriptors([
+      { path: 'laughs.yaml', content: `${laughs.join('\n')}\nkind: Component\n` },
+      {
+        path: 'fine.yaml',
+        content: 'apiVersion: backstage.io/v1alpha1\nkind: Group\nmetadata:\n  name: fine\nspec: {}\n',
+      },
+    ]);
+    expect(read.problems).toEqual([
+      expect.objectContaining({ path: 'laughs.yaml', message: expect.stringContaining('Not valid YAML') }),
+    ]);
+    expect(read.entities.map((e) => e.handle)).toEqual(['fine']);
+  });
 });

@@ -150,7 +150,8 @@ export function DependenciesCard({ service }: { service: Service }) {
   const { enqueue } = useSnackbar();
   const [adding, setAdding] = useState(false);
   const { data, isError } = useQuery(getDependenciesQueryOptions(api, service.handle));
-  const editable = service.permissions.edit;
+  // A managed service's dependencies are its file's (DESIGN.md 15).
+  const editable = service.permissions.edit && !service.managed_by;
   const remove = useMutation({
     mutationFn: (item: DependencyItem) =>
       api.call(dependencyOperations.removeDependency, {

@@ -78,7 +78,8 @@ export function RemoteDependenciesCard({ service }: { service: Service }) {
   const { enqueue } = useSnackbar();
   const [adding, setAdding] = useState(false);
   const { data, error, isError, isPending } = useQuery(getRemoteDependenciesQueryOptions(api, service.handle));
-  const editable = service.permissions.edit;
+  // A managed service's dependencies are its file's (DESIGN.md 15).
+  const editable = service.permissions.edit && !service.managed_by;
   const items = Array.isArray(data) ? data : [];
 
   const remove = useMutation({

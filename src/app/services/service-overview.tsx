@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
 import { stageLabel, visibilityLabel } from '../../domain/catalogue.js';
 import { ProfileAvatar } from '../components/avatar.js';
-import { ManagedMark } from '../components/managed-mark.js';
+import { MANAGED_SERVICE_FIELDS, ManagedMark } from '../components/managed-mark.js';
 import { HealthStatus, StarButton } from './service-card.js';
 import { teamPath } from '../routing/paths.js';
 import { ServiceLinksCard } from './service-links.js';
@@ -29,10 +29,7 @@ export function ServiceOverview({
           <div className="flex-1" style={{ minWidth: 0 }}>
             <h1 className="text-2xl font-semibold m-0">{service.name}</h1>
             <div className="text-600">{service.handle}</div>
-            <ManagedMark
-              managedBy={service.managed_by}
-              what="Its name, description, owner, stage, links and dependencies"
-            />
+            <ManagedMark managedBy={service.managed_by} what={MANAGED_SERVICE_FIELDS} />
             {service.description && (
               <p className="mt-2 mb-0 text-700" style={{ whiteSpace: 'pre-line' }}>
                 {service.description}

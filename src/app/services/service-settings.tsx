@@ -18,6 +18,7 @@ import {
 import { keys } from '../api/query-keys.js';
 import { useAuth } from '../session/auth-context.js';
 import { ConfirmDelete } from '../components/confirm-delete.js';
+import { MANAGED_SERVICE_FIELDS, ManagedMark } from '../components/managed-mark.js';
 import { FieldGroup } from '../components/field-group.js';
 import { ImageSetting } from '../components/image-setting.js';
 import { ActionSelect } from '../components/labelled-select.js';
@@ -28,6 +29,39 @@ import { ServiceLinksSetting } from './service-links.js';
 import { ServiceChannels } from './service-channels.js';
 
 export const DELETE_SERVICE_CONFIRM = 'Are you sure you want to delete this service?';
+
+/** A managed service is deleted by removing it from its file: said instead of the button. */
+function ManagedDelete({ service }: { service: Service }) {
+  const managed = service.managed_by!;
+  return (
+    <Card title={<h2 className="text-xl font-semibold m-0">Delete Service</h2>}>
+      <p className="m-0 text-700">
+        This service is managed in {managed.source}: remove it from <code>{managed.path}</code> to delete it.
+      </p>
+    </Card>
+  );
+}
+
+/** Name and description as the file says them, in place of the fields. */
+function ManagedFields({ service }: { service: Service }) {
+  return (
+    <Card title={<h2 className="text-xl font-semibold m-0">Service</h2>}>
+      <dl className="m-0 flex flex-column gap-3">
+        <div>
+          <dt className="text-600 text-sm">Name</dt>
+          <dd className="m-0 mt-1">{service.name}</dd>
+        </div>
+        <div>
+          <dt className="text-600 text-sm">Description</dt>
+          <dd className="m-0 mt-1" style={{ whiteSpace: 'pre-line' }}>
+            {service.description ?? '—'}
+          </dd>
+        </div>
+      </dl>
+      <ManagedMark managedBy={service.managed_by} what={MANAGED_SERVICE_FIELDS} />
+    </Card>
+  );
+}
 
 function DeleteService({ service }: { service: Service }) {
   const { api } = useAuth();
@@ -78,6 +112,8 @@ export function ServiceSettings({
   const { enqueue } = useSnackbar();
   const { data: teams } = useQuery(getOwnerTeamsQueryOptions(api));
   const edits = serviceEdits(api, service.handle);
+  // A catalogue source's file decides these: shown, not edited here.
+  const managed = service.managed_by;
 
   // Each call replaces the service with the answer and says so; a failure leaves it unchanged.
   const apply = (message: string) => (updated: Service) => {
@@ -103,42 +139,55 @@ export function ServiceSettings({
         clear={edits.clearIcon}
         onUpdated={updated}
       />
-      <Card title={<h2 className="text-xl font-semibold m-0">Service</h2>}>
-        <div className="flex flex-column gap-4">
-          <FieldGroup
-            key={`name:${service.name}`}
-            id="service-name"
-            label="Name"
-            saved={service.name}
-            required
-            onSave={(value) => patch({ name: value.trim() })}
-          />
-          <FieldGroup
-            key={`description:${service.description ?? ''}`}
-            id="service-description"
-            label="Description"
-            saved={service.description}
-            multiline
-            onSave={(value) => patch({ description: value.trim() || null })}
-          />
-        </div>
-      </Card>
-      <ServiceLinksSetting
-        key={JSON.stringify(service.links)}
-        service={service}
-        onSave={async (links) => updated(await edits.update({ links }))}
-      />
+      {managed ? (
+        <ManagedFields service={service} />
+      ) : (
+        <Card title={<h2 className="text-xl font-semibold m-0">Service</h2>}>
+          <div className="flex flex-column gap-4">
+            <FieldGroup
+              key={`name:${service.name}`}
+              id="service-name"
+              label="Name"
+              saved={service.name}
+              required
+              onSave={(value) => patch({ name: value.trim() })}
+            />
+            <FieldGroup
+              key={`description:${service.description ?? ''}`}
+              id="service-description"
+              label="Description"
+              saved={service.description}
+              multiline
+              onSave={(value) => patch({ description: value.trim() || null })}
+            />
+          </div>
+        </Card>
+      )}
+      {!managed && (
+        <ServiceLinksSetting
+          key={JSON.stringify(service.links)}
+          service={service}
+          onSave={async (links) => updated(await edits.update({ links }))}
+        />
+      )}
       <Card title={<h2 className="text-xl font-semibold m-0">Status</h2>}>
         <div className="grid">
           <div className="col-12 md:col-6">
-            <OwnerSetting
-              key={service.owner.id}
-              owner={service.owner}
-              teams={teams?.items ?? []}
-              total={teams?.total ?? 0}
-              search={(q) => api.call(autocompleteOperations.autocompleteTeams, { query: { q } })}
-              onChange={(id) => edits.reparent(id).then(apply('Service Owner Updated'))}
-            />
+            {managed ? (
+              <div className="flex flex-column gap-2">
+                <span className="font-semibold">Owner</span>
+                <span>{service.owner.name}</span>
+              </div>
+            ) : (
+              <OwnerSetting
+                key={service.owner.id}
+                owner={service.owner}
+                teams={teams?.items ?? []}
+                total={teams?.total ?? 0}
+                search={(q) => api.call(autocompleteOperations.autocompleteTeams, { query: { q } })}
+                onChange={(id) => edits.reparent(id).then(apply('Service Owner Updated'))}
+              />
+            )}
           </div>
           <div className="col-12 md:col-6">
             <ActionSelect<Visibility>
@@ -157,6 +206,7 @@ export function ServiceSettings({
               label="Stage"
               value={service.stage}
               options={STAGES.map((value) => ({ label: stageLabel(value), value }))}
+              disabled={Boolean(managed)}
               onChange={(stage) => edits.changeStage({ stage }).then(apply('Service Stage Updated'))}
             />
           </div>
@@ -175,7 +225,7 @@ export function ServiceSettings({
       {cards.map((Extra, index) => (
         <Extra key={index} service={service} />
       ))}
-      <DeleteService service={service} />
+      {managed ? <ManagedDelete service={service} /> : <DeleteService service={service} />}
     </div>
   );
 }

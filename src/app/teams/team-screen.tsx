@@ -16,7 +16,7 @@ import { TeamSettings } from './team-settings.js';
 import { TEAM_NOT_FOUND } from './teams-api.js';
 import { teamPath } from '../routing/paths.js';
 import { getTeamQueryOptions } from '../api/shared-queries.js';
-import { ManagedMark } from '../components/managed-mark.js';
+import { MANAGED_TEAM_FIELDS, ManagedMark } from '../components/managed-mark.js';
 import { LastSynced, loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 
 interface TeamTab {
@@ -57,7 +57,7 @@ function TeamHeader({ team }: { team: Team }) {
             Part of <Link to={teamPath(team.parent.handle)}>{team.parent.name}</Link>
           </p>
         )}
-        <ManagedMark managedBy={team.managed_by} what="Its name, description and parent" />
+        <ManagedMark managedBy={team.managed_by} what={MANAGED_TEAM_FIELDS} />
       </div>
     </header>
   );

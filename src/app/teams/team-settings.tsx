@@ -11,6 +11,7 @@ import { TeamClientsCard } from './team-clients.js';
 import { DeleteTeamCard } from './team-delete.js';
 import { TeamPoliciesCard } from './team-policies.js';
 import { TeamRunnersCard } from './team-runners.js';
+import { MANAGED_TEAM_FIELDS, ManagedMark } from '../components/managed-mark.js';
 import { teamCrumbs } from './teams-api.js';
 
 type TeamPatch = OperationInput<typeof teamOperations.updateTeam>['body'];
@@ -52,28 +53,47 @@ export function TeamSettings({ team, onUpdated }: { team: Team; onUpdated: (team
         clear={() => api.call(teamOperations.clearTeamIcon, { params })}
         onUpdated={updated}
       />
-      <FieldCard
-        key={`name:${team.name}`}
-        id="team-settings-name"
-        title="Name"
-        description="The name of your team."
-        saved={team.name}
-        required
-        onSave={(value) => patch({ name: value.trim() })}
-      />
-      <FieldCard
-        key={`description:${team.description ?? ''}`}
-        id="team-settings-description"
-        title="Description"
-        description="A quick description of your team."
-        saved={team.description}
-        multiline
-        onSave={(value) => patch({ description: value.trim() || null })}
-      />
+      {team.managed_by ? (
+        <Card title={<h2 className="text-xl font-semibold m-0">Name and description</h2>}>
+          <p className="m-0 font-semibold">{team.name}</p>
+          <p className="m-0 mt-2 text-700">{team.description ?? '—'}</p>
+          <ManagedMark managedBy={team.managed_by} what={MANAGED_TEAM_FIELDS} />
+        </Card>
+      ) : (
+        <>
+          <FieldCard
+            key={`name:${team.name}`}
+            id="team-settings-name"
+            title="Name"
+            description="The name of your team."
+            saved={team.name}
+            required
+            onSave={(value) => patch({ name: value.trim() })}
+          />
+          <FieldCard
+            key={`description:${team.description ?? ''}`}
+            id="team-settings-description"
+            title="Description"
+            description="A quick description of your team."
+            saved={team.description}
+            multiline
+            onSave={(value) => patch({ description: value.trim() || null })}
+          />
+        </>
+      )}
       <TeamPoliciesCard team={team} />
       <TeamClientsCard team={team} />
       <TeamRunnersCard team={team} />
-      <DeleteTeamCard team={team} />
+      {team.managed_by ? (
+        <Card title={<h2 className="text-xl font-semibold m-0">Delete Team</h2>}>
+          <p className="m-0 text-700">
+            This team is managed in {team.managed_by.source}: remove it from <code>{team.managed_by.path}</code> to
+            delete it.
+          </p>
+        </Card>
+      ) : (
+        <DeleteTeamCard team={team} />
+      )}
     </div>
   );
 }

@@ -211,6 +211,23 @@ describe('service settings', () => {
     expect(within(crumbs).getByRole('link', { name: 'Payments API' })).toBeTruthy();
   });
 
+  it('shows what a catalogue source decides as text with where to change it, and keeps health and visibility', async () => {
+    const managed = {
+      ...editable,
+      managed_by: { source: 'repo', source_id: 's1', path: 'catalog-info.yaml', line: 7 },
+    };
+    serviceApi(managed);
+    renderApp('/services/payments/settings');
+    expect(await screen.findByText('catalog-info.yaml:7')).toBeTruthy();
+    expect(screen.getByText('Managed in repo')).toBeTruthy();
+    expect(screen.queryByLabelText('Name')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete Service' })).toBeNull();
+    expect(screen.getByText(/remove it from/)).toBeTruthy();
+    const dropdown = (label: string) => document.getElementById(label)!.closest('.p-dropdown')!;
+    expect(dropdown('service-stage').classList.contains('p-disabled')).toBe(true);
+    expect(dropdown('service-health').classList.contains('p-disabled')).toBe(false);
+  });
+
   it('changes visibility, stage, health and owner through their actions, each with its toast', async () => {
     const { calls } = serviceApi(editable);
     renderApp('/services/payments/settings');

@@ -46,6 +46,18 @@ describe('team settings', () => {
     expect(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByText('Setting')).toBeTruthy();
   });
 
+  it('shows a managed team’s name and description with where to change them, and no delete button', async () => {
+    const managed = { ...core, managed_by: { source: 'platform-repo', source_id: 's1', path: 'teams.yaml', line: 3 } };
+    stubApi(me, { handler: settingsApi(managed, { services: 0, teams: 0 }) });
+    renderTeams('/teams/core/settings');
+    expect(await screen.findByRole('heading', { name: 'Name and description' })).toBeTruthy();
+    expect(screen.getAllByText('Managed in platform-repo').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('teams.yaml:3').length).toBeGreaterThan(0);
+    expect(screen.queryByLabelText('Description')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete Team' })).toBeNull();
+    expect(screen.getByText('teams.yaml')).toBeTruthy();
+  });
+
   it.each([
     { services: 2, teams: 0 },
     { services: 0, teams: 1 },

@@ -77,8 +77,12 @@ async function benchEngine(engine: 'sqlite' | 'postgres') {
 
     const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
     console.log(`\n${engine}: ${files.length} files, ${mb(bytes)} of YAML`);
-    console.log(`  plan:  ${planMs.toFixed(0)} ms (target < 5,000 ms: ${pass(planMs < 5000)}) ${JSON.stringify(plan.counts)}`);
-    console.log(`  apply: ${applyMs.toFixed(0)} ms (target < 30,000 ms: ${pass(applyMs < 30_000)}) ${JSON.stringify(applied.counts)}`);
+    console.log(
+      `  plan:  ${planMs.toFixed(0)} ms (target < 5,000 ms: ${pass(planMs < 5000)}) ${JSON.stringify(plan.counts)}`,
+    );
+    console.log(
+      `  apply: ${applyMs.toFixed(0)} ms (target < 30,000 ms: ${pass(applyMs < 30_000)}) ${JSON.stringify(applied.counts)}`,
+    );
     console.log(
       `  sync of the unchanged source: ${syncMs.toFixed(0)} ms, catalogue version ${before} -> ${after} ` +
         `(no writes: ${pass(before === after)})`,

@@ -14,6 +14,7 @@ let services: DaysService[];
 let workspaceId: string;
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -50,7 +51,8 @@ const transition = (serviceId: string, at: number, health: 'warning' | 'critical
 describe('status page bars made again from what changed', () => {
   it('counts the transitions written since the last making, as a fresh read does', async () => {
     const [alpha, beta] = services as [DaysService, DaysService];
-    const created = Math.max(...services.map((service) => Date.parse(service.created_at)));
+    // From the next midnight (UTC) on, so every making below falls on one day whatever the time the test runs.
+    const created = Math.ceil(Math.max(...services.map((service) => Date.parse(service.created_at))) / DAY) * DAY;
     const kept = new StatusDays();
     const first = await kept.bars(server.ctx, workspaceId, services, created + HOUR);
     expect(first.get(alpha.id)!.today).toMatchObject({ uptime: 100, status: 'operational' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { line } from './common.js';
+import { SLACK_CHANNEL_PATTERN } from '../domain/validators.js';
 
 /** Slack for this workspace (DESIGN.md 11): off unless the server has a Slack app configured. */
 export const slackSettings = z
@@ -22,7 +23,7 @@ export type SlackWorkspace = z.infer<typeof slackWorkspace>;
 /** The OAuth code of Slack's redirect (the spec calls it `token`). */
 export const slackCodeBody = z.strictObject({ token: line().min(1).max(500) });
 
-export const SLACK_CHANNEL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$/;
+export { SLACK_CHANNEL_PATTERN };
 const channelId = () =>
   line().trim().min(1, 'Slack channel id is required').max(80).regex(SLACK_CHANNEL_PATTERN, 'Not a Slack channel id');
 

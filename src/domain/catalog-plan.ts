@@ -6,6 +6,7 @@
  */
 import type { Stage, Visibility } from './catalogue.js';
 import type {
+  ApiEntity,
   CatalogEntity,
   DescriptorProblem,
   ReadDescriptors,
@@ -13,6 +14,7 @@ import type {
   SourcePlace,
   TeamEntity,
 } from './descriptors.js';
+import { formatSloAnnotation } from './descriptors.js';
 
 export const PLAN_ACTIONS = ['create', 'update', 'unchanged', 'delete', 'conflict', 'error', 'skipped'] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
@@ -59,13 +61,35 @@ interface CurrentEntity {
   path: string | null;
 }
 
+/** A service's SLO, as its annotation and its settings say it. */
+export interface PlannedSlo {
+  target: number;
+  window_days: number;
+}
+
+/** A published OpenAPI spec page. */
+export interface CurrentSpec {
+  handle: string;
+  title: string;
+  content: string;
+}
+
 export interface CurrentService extends CurrentEntity {
   owner: string;
   stage: Stage;
   visibility: Visibility;
   /** `handle`, or `workspace/handle` for another workspace's service. */
   dependsOn: string[];
+  /** The endpoint of its check named {@link CATALOG_CHECK_NAME}, the one a health-check-url annotation makes. */
+  healthCheckUrl: string | null;
+  slo: PlannedSlo | null;
+  slackChannel: string | null;
+  /** Its published OpenAPI spec pages. */
+  specs: readonly CurrentSpec[];
 }
+
+/** The name of the HTTP check a `beacon.io/health-check-url` annotation keeps. */
+export const CATALOG_CHECK_NAME = 'Health check URL';
 
 export interface CurrentTeam extends CurrentEntity {
   parent: string | null;
@@ -101,6 +125,24 @@ export interface ServiceWrite {
   visibility: Visibility | null;
   links: Array<{ name: string; url: string }>;
   dependsOn: string[];
+  /** What its annotations set; null leaves the setting to the UI. */
+  healthCheckUrl: string | null;
+  slo: PlannedSlo | null;
+  slackChannel: string | null;
+  /** The handles of the APIs in the files it provides. */
+  apis: string[];
+  place: SourcePlace;
+}
+
+/** An API's definition published as a spec page of a service that provides it (created or replaced). */
+export interface SpecWrite {
+  kind: 'spec';
+  /** The service's handle. */
+  service: string;
+  /** The page's handle: the API's. */
+  handle: string;
+  title: string;
+  content: string;
   place: SourcePlace;
 }
 
@@ -129,6 +171,7 @@ export interface EntityStanding {
 export interface CatalogPlan {
   changes: PlanChange[];
   writes: Array<ServiceWrite | TeamWrite>;
+  specs: SpecWrite[];
   /** Entities to orphan (a source's, gone from its files). */
   orphans: Array<{ kind: 'service' | 'team'; id: string; handle: string }>;
   standings: EntityStanding[];
@@ -183,7 +226,7 @@ function existingOf<T extends CurrentEntity>(
 }
 
 export function planCatalog(read: ReadDescriptors, current: CurrentCatalogue, source: PlanSource | null): CatalogPlan {
-  const plan: CatalogPlan = { changes: [], writes: [], orphans: [], standings: [] };
+  const plan: CatalogPlan = { changes: [], writes: [], specs: [], orphans: [], standings: [] };
   const services = byHandle(current.services);
   const teams = byHandle(current.teams);
   const described = read.entities.filter((e): e is ServiceEntity | TeamEntity => e.kind !== 'api');
@@ -194,24 +237,20 @@ export function planCatalog(read: ReadDescriptors, current: CurrentCatalogue, so
   // Teams first: a service's owner may be a team the same files create.
   const knownTeams = new Set([...teams.keys(), ...describedHandles.team]);
   const knownServices = new Set([...services.keys(), ...describedHandles.service]);
+  const apis = read.entities.filter((e): e is ApiEntity => e.kind === 'api');
+  const knownApis = new Set(apis.map((api) => api.handle));
 
   for (const entity of described) {
     if (entity.kind === 'team') planTeam(plan, entity, teams, describedHandles.team, knownTeams, current, source);
   }
   for (const entity of described) {
     if (entity.kind === 'service') {
-      planService(plan, entity, services, describedHandles.service, knownTeams, knownServices, current, source);
+      const known = { teams: knownTeams, services: knownServices, apis: knownApis };
+      planService(plan, entity, services, describedHandles.service, known, current, source);
     }
   }
-  for (const entity of read.entities.filter((e) => e.kind === 'api')) {
-    plan.changes.push({
-      kind: 'api',
-      handle: entity.handle,
-      action: 'skipped',
-      message: 'API descriptors are read but not imported yet: publish the spec on its service',
-      ...placeOf(entity),
-    });
-  }
+  const servicesById = new Map(apis.length > 0 ? current.services.map((s) => [s.id, s]) : []);
+  for (const api of apis) planApi(plan, api, servicesById);
   for (const errored of read.errored) {
     plan.changes.push({
       kind: errored.kind ?? 'unknown',
@@ -305,13 +344,12 @@ function planService(
   entity: ServiceEntity,
   services: ReadonlyMap<string, CurrentService>,
   described: ReadonlySet<string>,
-  knownTeams: ReadonlySet<string>,
-  knownServices: ReadonlySet<string>,
+  known: { teams: ReadonlySet<string>; services: ReadonlySet<string>; apis: ReadonlySet<string> },
   current: CurrentCatalogue,
   source: PlanSource | null,
 ): void {
   const existing = existingOf(entity, services, described);
-  if (!knownTeams.has(entity.owner)) {
+  if (!known.teams.has(entity.owner)) {
     plan.changes.push({
       kind: 'service',
       handle: entity.handle,
@@ -325,13 +363,14 @@ function planService(
   const dependsOn: string[] = [];
   for (const dependency of entity.dependsOn) {
     if (dependency.workspace === null) {
-      if (knownServices.has(dependency.handle) && dependency.handle !== entity.handle) {
+      if (known.services.has(dependency.handle) && dependency.handle !== entity.handle) {
         dependsOn.push(dependency.handle);
       } else unresolved.push(`component:${dependency.handle}`);
     } else if (current.remotes.has(dependency.workspace)) {
       dependsOn.push(`${dependency.workspace}/${dependency.handle}`);
     } else unresolved.push(`component:${dependency.workspace}/${dependency.handle}`);
   }
+  for (const api of entity.providesApis) if (!known.apis.has(api)) unresolved.push(`api:${api}`);
   const write: ServiceWrite = {
     kind: 'service',
     action: 'create',
@@ -344,8 +383,13 @@ function planService(
     visibility: entity.visibility,
     links: entity.links,
     dependsOn: sortedRefs(dependsOn),
+    healthCheckUrl: entity.healthCheckUrl,
+    slo: entity.slo,
+    slackChannel: entity.slackChannel,
+    apis: sortedRefs(entity.providesApis.filter((api) => known.apis.has(api))),
     place: entity.place,
   };
+  // Without an annotation, its setting is the UI's.
   const diff = (service: CurrentService) =>
     diffOf([
       ['handle', service.handle, write.handle],
@@ -357,6 +401,9 @@ function planService(
       ['visibility', service.visibility, write.visibility ?? service.visibility],
       ['links', service.links, write.links],
       ['depends_on', sortedRefs(service.dependsOn), write.dependsOn],
+      ['health_check_url', service.healthCheckUrl, write.healthCheckUrl ?? service.healthCheckUrl],
+      ['slo', sloText(service.slo), sloText(write.slo ?? service.slo)],
+      ['slack_channel', service.slackChannel, write.slackChannel ?? service.slackChannel],
     ]);
   planEntity(plan, 'service', write, existing, diff, unresolved, source);
 }
@@ -405,11 +452,78 @@ function planEntity<W extends ServiceWrite | TeamWrite, C extends CurrentEntity>
   if (source) plan.standings.push(standing(kind, write, existing.id, 'synced', null));
 }
 
+const sloText = (slo: PlannedSlo | null) => (slo ? formatSloAnnotation(slo) : null);
+
+/** The API's names of a write's fields; the APIs a service provides show on their own lines. */
+const CREATION_FIELDS: Readonly<Record<string, string | null>> = {
+  kind: null,
+  action: null,
+  id: null,
+  place: null,
+  apis: null,
+  dependsOn: 'depends_on',
+  healthCheckUrl: 'health_check_url',
+  slackChannel: 'slack_channel',
+};
+
 /** A created entity's diff: every field it gets, from nothing. */
 function creationField(field: string, to: unknown): Array<[string, unknown, unknown]> {
-  if (['kind', 'action', 'id', 'place'].includes(field)) return [];
-  if (to === null || (Array.isArray(to) && to.length === 0)) return [];
-  return [[field === 'dependsOn' ? 'depends_on' : field, null, to]];
+  const name = field in CREATION_FIELDS ? CREATION_FIELDS[field] : field;
+  if (!name || to === null || (Array.isArray(to) && to.length === 0)) return [];
+  return [[name, null, name === 'slo' ? sloText(to as PlannedSlo) : to]];
+}
+
+/** A definition as a plan line shows it: its size and a short fingerprint (FNV-1a), not its text. */
+export function definitionSummary(content: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < content.length; i += 1) hash = Math.imul(hash ^ content.charCodeAt(i), 0x01000193);
+  const lines = content.split('\n').length;
+  return `${lines} ${lines === 1 ? 'line' : 'lines'} #${(hash >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+/**
+ * An API's definition becomes a published spec page (its handle the API's) on each service the plan writes that
+ * provides it. Its line says which services get it, and whether its title or definition change.
+ */
+function planApi(plan: CatalogPlan, api: ApiEntity, servicesById: ReadonlyMap<string, CurrentService>): void {
+  const place = placeOf(api);
+  const providers = plan.writes.filter(
+    (write): write is ServiceWrite => write.kind === 'service' && write.apis.includes(api.handle),
+  );
+  if (providers.length === 0) {
+    plan.changes.push({
+      kind: 'api',
+      handle: api.handle,
+      action: 'skipped',
+      message: "No component this plan writes provides it: name it in a component's spec.providesApis",
+      ...place,
+    });
+    return;
+  }
+  const pages = providers.map((write) => ({
+    write,
+    page: (write.id === null ? undefined : servicesById.get(write.id))?.specs.find((s) => s.handle === api.handle),
+  }));
+  const has = pages.filter(({ page }) => page).map(({ write }) => write.handle);
+  const first = pages.find(({ page }) => page)?.page;
+  const diff = diffOf([
+    ['services', has, providers.map((write) => write.handle)],
+    ['title', first?.title ?? null, api.name],
+    ['definition', first ? definitionSummary(first.content) : null, definitionSummary(api.definition)],
+  ]);
+  const stale = pages.filter(({ page }) => !page || page.title !== api.name || page.content !== api.definition);
+  for (const { write } of stale) {
+    plan.specs.push({
+      kind: 'spec',
+      service: write.handle,
+      handle: api.handle,
+      title: api.name,
+      content: api.definition,
+      place: api.place,
+    });
+  }
+  const action = has.length === 0 ? 'create' : stale.length > 0 ? 'update' : 'unchanged';
+  plan.changes.push({ kind: 'api', handle: api.handle, action, ...(action === 'unchanged' ? {} : { diff }), ...place });
 }
 
 function standing(

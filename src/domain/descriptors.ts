@@ -7,6 +7,8 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { Stage, Visibility } from './catalogue.js';
+import { endpointError } from './check-targets.js';
+import { SLACK_CHANNEL_PATTERN } from './validators.js';
 import { isSloTarget, SLO_WINDOW_DAYS, type SloWindowDays } from './slo.js';
 
 export const DESCRIPTOR_API_VERSIONS = ['backstage.io/v1alpha1', 'backstage.io/v1beta1', 'beacon.io/v1'] as const;
@@ -146,6 +148,10 @@ export function resolveTarget(from: string, target: string): string | null {
   }
   return parts.join('/');
 }
+
+/** An SLO as its annotation writes it: "99.9% 30d". */
+export const formatSloAnnotation = (slo: { target: number; window_days: number }) =>
+  `${slo.target}% ${slo.window_days}d`;
 
 /** "99.9% 30d", "99.9/28d" or "99.95 over 7d". */
 export function parseSloAnnotation(value: string): { target: number; window_days: SloWindowDays } | null {
@@ -289,7 +295,7 @@ function serviceOf(reader: DocumentReader, base: EntityBase, spec: Json, annotat
     );
   }
   const healthCheckUrl = text(annotations[ANNOTATIONS.healthCheckUrl]) ?? null;
-  if (healthCheckUrl !== null && !/^https?:\/\/\S+$/i.test(healthCheckUrl)) {
+  if (healthCheckUrl !== null && (healthCheckUrl.length > 2000 || endpointError('http', healthCheckUrl))) {
     reader.fail(
       ['metadata', 'annotations', ANNOTATIONS.healthCheckUrl],
       `${ANNOTATIONS.healthCheckUrl} must be a URL starting with http:// or https://`,
@@ -303,7 +309,13 @@ function serviceOf(reader: DocumentReader, base: EntityBase, spec: Json, annotat
       `${ANNOTATIONS.slo} must read like "99.9% 30d": a target below 100 over 7, 28 or 30 days`,
     );
   }
-  const channel = text(annotations[ANNOTATIONS.slackChannel])?.replace(/^#/, '') ?? null;
+  const channel = text(annotations[ANNOTATIONS.slackChannel])?.trim().replace(/^#/, '') ?? null;
+  if (channel !== null && !SLACK_CHANNEL_PATTERN.test(channel)) {
+    reader.fail(
+      ['metadata', 'annotations', ANNOTATIONS.slackChannel],
+      `${ANNOTATIONS.slackChannel} must be a Slack channel id or name, such as C0123ABCD or #payments`,
+    );
+  }
   const dependsOn: ServiceEntity['dependsOn'] = [];
   for (const ref of refsOf(reader, spec, 'dependsOn', 'component')) {
     // Resources (databases, queues) have no place in Beacon: left out, as their kind is.
@@ -322,7 +334,7 @@ function serviceOf(reader: DocumentReader, base: EntityBase, spec: Json, annotat
     providesApis,
     healthCheckUrl,
     slo,
-    slackChannel: channel || null,
+    slackChannel: channel,
     previousNames: previousNamesOf(reader, annotations),
   };
 }

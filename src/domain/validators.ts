@@ -114,3 +114,6 @@ export function handleFromText(text: string, max = 64): string {
     .slice(0, max)
     .replace(/-+$/, '');
 }
+
+/** A Slack channel id or name, as a service's channel setting and its `beacon.io/slack-channel` annotation take it. */
+export const SLACK_CHANNEL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$/;

@@ -340,3 +340,157 @@ describe('sources', () => {
     expect((await call(cast.admin, 'PATCH', '/api/services/trolley', { name: 'Cart' })).statusCode).toBe(200);
   });
 });
+
+describe('annotations and APIs', () => {
+  const openapi = (version: string) => `openapi: 3.0.3
+info:
+  title: Ledger API
+  version: ${version}
+paths:
+  /entries:
+    get:
+      operationId: listEntries
+      responses:
+        '200':
+          description: The entries
+`;
+  const indent = (text: string, by: string) =>
+    text
+      .split('\n')
+      .map((line) => (line ? `${by}${line}` : line))
+      .join('\n');
+  const files = (version: string, definitionPath = './ledger-api.yaml', url = 'https://ledger.example.com/health') => [
+    {
+      path: 'catalog-info.yaml',
+      content: `${group('finance', 'Finance')}---
+apiVersion: backstage.io/v1alpha1
+kind: Component
+metadata:
+  name: ledger
+  annotations:
+    beacon.io/health-check-url: ${url}
+    beacon.io/slo: 99.5% 28d
+    beacon.io/slack-channel: "#ledger-alerts"
+spec:
+  type: service
+  lifecycle: production
+  owner: finance
+  providesApis: [ledger-api, missing-api]
+---
+apiVersion: backstage.io/v1alpha1
+kind: API
+metadata:
+  name: ledger-api
+  title: Ledger API
+spec:
+  type: openapi
+  lifecycle: production
+  owner: finance
+  definition:
+    $text: ${definitionPath}
+---
+apiVersion: backstage.io/v1alpha1
+kind: API
+metadata:
+  name: inline-api
+spec:
+  type: openapi
+  owner: finance
+  definition: |
+${indent(openapi('0.1.0'), '    ')}`,
+    },
+    { path: 'ledger-api.yaml', content: openapi(version) },
+    { path: 'broken.yaml', content: 'openapi: 3.0.3\ninfo: {}\n' },
+  ];
+
+  it('sets the health check, SLO and Slack channel, and publishes the APIs as spec pages of their services', async () => {
+    const answer = await plan(cast.admin, files('1.0.0'));
+    expect(changeOf(answer, 'service', 'ledger')).toMatchObject({
+      action: 'create',
+      unresolved: ['api:missing-api'],
+      diff: expect.arrayContaining([
+        { field: 'health_check_url', from: null, to: 'https://ledger.example.com/health' },
+        { field: 'slo', from: null, to: '99.5% 28d' },
+        { field: 'slack_channel', from: null, to: 'ledger-alerts' },
+      ]),
+    });
+    expect(changeOf(answer, 'api', 'ledger-api')).toMatchObject({
+      action: 'create',
+      diff: expect.arrayContaining([{ field: 'services', from: [], to: ['ledger'] }]),
+    });
+    expect(changeOf(answer, 'api', 'inline-api')).toMatchObject({ action: 'skipped' });
+    await apply(cast.admin, answer.id);
+
+    const checks = json<Array<{ name: string; endpoint: string; kind: string }>>(
+      await call(cast.admin, 'GET', '/api/services/ledger/health-checks'),
+    );
+    expect(checks).toEqual([
+      expect.objectContaining({
+        name: 'Health check URL',
+        kind: 'http',
+        endpoint: 'https://ledger.example.com/health',
+      }),
+    ]);
+    expect(json(await call(cast.admin, 'GET', '/api/services/ledger/slo'))).toMatchObject({
+      target: 99.5,
+      window_days: 28,
+    });
+    expect(json(await call(cast.admin, 'GET', '/api/services/ledger/channels'))).toEqual([
+      expect.objectContaining({ provider: 'slack', slack_channel: { id: 'ledger-alerts' } }),
+    ]);
+    const specs = json<Array<{ handle: string; title: string; id: string }>>(
+      await call(cast.teamMember, 'GET', '/api/services/ledger/open-api-specs'),
+    );
+    expect(specs).toEqual([expect.objectContaining({ handle: 'ledger-api', title: 'Ledger API' })]);
+    const page = json<{ content: string }>(await call(cast.teamMember, 'GET', `/api/open-api-specs/${specs[0]!.id}`));
+    expect(page.content).toBe(openapi('1.0.0'));
+
+    // The same files again: nothing to do.
+    const again = await plan(cast.admin, files('1.0.0'));
+    expect(changeOf(again, 'service', 'ledger')?.action).toBe('unchanged');
+    expect(changeOf(again, 'api', 'ledger-api')?.action).toBe('unchanged');
+    // The exported workspace plans to no change either, the API and annotations included.
+    const { files: exported } = json<{ files: Array<{ path: string; content: string }> }>(
+      await call(cast.admin, 'GET', '/api/catalog/export'),
+    );
+    expect(exported.find((f) => f.path === 'apis/ledger-api.yaml')?.content).toContain('Ledger API');
+    const reexport = await plan(cast.admin, exported);
+    expect(reexport.counts).toMatchObject({ create: 0, update: 0, delete: 0, error: 0 });
+  });
+
+  it('updates the page as a new revision and the check in place; refuses a definition that is not OpenAPI', async () => {
+    const answer = await plan(cast.admin, files('1.1.0', './ledger-api.yaml', 'https://ledger.example.com/ready'));
+    expect(changeOf(answer, 'service', 'ledger')).toMatchObject({
+      action: 'update',
+      diff: [
+        {
+          field: 'health_check_url',
+          from: 'https://ledger.example.com/health',
+          to: 'https://ledger.example.com/ready',
+        },
+      ],
+    });
+    const api = changeOf(answer, 'api', 'ledger-api');
+    expect(api?.action).toBe('update');
+    expect(api?.diff?.map((d) => d.field)).toEqual(['definition']);
+    await apply(cast.admin, answer.id);
+    const checks = json<Array<{ endpoint: string }>>(
+      await call(cast.admin, 'GET', '/api/services/ledger/health-checks'),
+    );
+    expect(checks.map((c) => c.endpoint)).toEqual(['https://ledger.example.com/ready']);
+    const drafts = json<Array<{ handle: string; revisions: number; is_published: boolean }>>(
+      await call(cast.admin, 'GET', '/api/services/ledger/draft-pages?section=open-api-specs'),
+    );
+    expect(drafts).toEqual([expect.objectContaining({ handle: 'ledger-api', revisions: 2, is_published: true })]);
+
+    const broken = await plan(cast.admin, files('1.1.0', './broken.yaml'));
+    expect(changeOf(broken, 'api', 'ledger-api')).toMatchObject({
+      action: 'error',
+      errors: [
+        expect.objectContaining({ message: expect.stringMatching(/^The definition is not a valid OpenAPI document/) }),
+      ],
+    });
+    // The service keeps the API's last good page; the unknown API stays unresolved.
+    expect(changeOf(broken, 'service', 'ledger')?.unresolved).toEqual(['api:ledger-api', 'api:missing-api']);
+  });
+});

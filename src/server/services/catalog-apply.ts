@@ -4,16 +4,29 @@
  * event per changed entity otherwise, so watchers hear of a change made in a file as of one made by hand.
  */
 import { randomUUID } from 'node:crypto';
-import type { CatalogPlan, ServiceWrite, TeamWrite } from '../../domain/catalog-plan.js';
+import {
+  CATALOG_CHECK_NAME,
+  type CatalogPlan,
+  type ServiceWrite,
+  type SpecWrite,
+  type TeamWrite,
+} from '../../domain/catalog-plan.js';
+import { healthCheckCreate } from '../../contract/health.js';
+import { PAGE_SECTION_ITEM } from '../../domain/pages.js';
 import type { Visibility } from '../../domain/catalogue.js';
 import { isoNow, type ServerContext } from '../context.js';
 import { replaceSourceEntities, listSourceEntities } from '../db/repositories/catalog.js';
 import { chunks } from '../db/repositories/chunks.js';
 import { recordEvent } from '../db/repositories/events.js';
+import { insertHealthCheck } from '../db/repositories/health.js';
+import { findServicePage, insertPage, insertRevision } from '../db/repositories/pages.js';
+import { insertServiceChannel, updateServiceChannel } from '../db/repositories/slack.js';
+import { upsertSlo } from '../db/repositories/slos.js';
 import type { CatalogEntityRow, CatalogSourceRow } from '../db/schema.js';
 import type { Db } from '../db/repositories/workspaces.js';
 import type { Agent } from './agents.js';
 import { agentColumns } from './agents.js';
+import { newCheckRow } from './health.js';
 import { forgetViewer } from './viewer.js';
 
 const BATCH = 500;
@@ -154,7 +167,133 @@ export async function writePlan(
   }
   ids.services = (await idsOf(trx, workspaceId)).services;
   await writeDependencies(trx, workspaceId, [...createdServices, ...updatedServices], ids, now);
+  const annotated = [...createdServices, ...updatedServices].map((w) => ({
+    write: w,
+    serviceId: ids.services.get(w.handle)!,
+    fields: new Set((changes.get(`service:${w.handle}`)?.diff ?? []).map((d) => d.field)),
+  }));
+  await writeAnnotatedSettings(ctx, trx, workspaceId, annotated, now);
+  await writeSpecPages(trx, workspaceId, plan.specs, ids, agent, now);
   if (source) await writeStandings(trx, workspaceId, plan, source, [...createdTeams, ...createdServices], now);
+}
+
+/**
+ * What a service's annotations set, where the plan changes it: the HTTP check named {@link CATALOG_CHECK_NAME}
+ * (made with the defaults of a check made by hand), the SLO (a changed one starts its alerts afresh, as in the UI)
+ * and the Slack channel.
+ */
+async function writeAnnotatedSettings(
+  ctx: ServerContext,
+  trx: Db,
+  workspaceId: string,
+  services: ReadonlyArray<{ write: ServiceWrite; serviceId: string; fields: ReadonlySet<string> }>,
+  now: string,
+): Promise<void> {
+  let checksChanged = false;
+  for (const { write, serviceId, fields } of services) {
+    if (fields.has('health_check_url') && write.healthCheckUrl !== null) {
+      const changed = await trx
+        .updateTable('health_checks')
+        .set({ endpoint: write.healthCheckUrl, updated_at: now })
+        .where('workspace_id', '=', workspaceId)
+        .where('service_id', '=', serviceId)
+        .where('name', '=', CATALOG_CHECK_NAME)
+        .executeTakeFirst();
+      if (Number(changed.numUpdatedRows) === 0) {
+        const input = healthCheckCreate.parse({ name: CATALOG_CHECK_NAME, endpoint: write.healthCheckUrl });
+        await insertHealthCheck(trx, newCheckRow(ctx, workspaceId, serviceId, input));
+      }
+      checksChanged = true;
+    }
+    if (fields.has('slo') && write.slo !== null) {
+      await upsertSlo(trx, {
+        service_id: serviceId,
+        workspace_id: workspaceId,
+        target_thousandths: Math.round(write.slo.target * 1000),
+        window_days: write.slo.window_days,
+        at: now,
+      });
+    }
+    if (fields.has('slack_channel') && write.slackChannel !== null) {
+      const changed = await updateServiceChannel(trx, workspaceId, serviceId, 'slack', {
+        channel_id: write.slackChannel,
+        updated_at: now,
+      });
+      if (!changed) {
+        await insertServiceChannel(trx, {
+          id: randomUUID(),
+          workspace_id: workspaceId,
+          service_id: serviceId,
+          provider: 'slack',
+          channel_id: write.slackChannel,
+          created_at: now,
+          updated_at: now,
+        });
+      }
+    }
+  }
+  if (checksChanged) ctx.refreshChecks?.();
+}
+
+/**
+ * Each API's definition, published as a spec page of the services that provide it: a new page, or the next
+ * revision of the page with the API's handle, published at once and told to the feeds as a hand publish is.
+ */
+async function writeSpecPages(
+  trx: Db,
+  workspaceId: string,
+  specs: readonly SpecWrite[],
+  ids: Ids,
+  agent: Agent,
+  now: string,
+): Promise<void> {
+  for (const spec of specs) {
+    const serviceId = ids.services.get(spec.service);
+    if (!serviceId) continue;
+    const change = { title: spec.title, content: spec.content, updated_at: now, updated_by: agent.name };
+    const published = {
+      published_title: spec.title,
+      published_content: spec.content,
+      published_at: now,
+      published_updated_at: now,
+      published_by: agent.name,
+    };
+    const page = await findServicePage(trx, workspaceId, serviceId, 'open-api-specs', spec.handle);
+    let pageId: string;
+    if (page) {
+      pageId = page.id;
+      await trx
+        .updateTable('pages')
+        .set({ ...change, ...published, lock: page.lock + 1, revisions: page.revisions + 1 })
+        .where('id', '=', page.id)
+        .execute();
+      await insertRevision(trx, page.id, page.revisions + 1, change);
+    } else {
+      pageId = randomUUID();
+      await insertPage(trx, {
+        id: pageId,
+        workspace_id: workspaceId,
+        service_id: serviceId,
+        section: 'open-api-specs',
+        handle: spec.handle,
+        ...change,
+        ...published,
+        lock: 1,
+        revisions: 1,
+        created_at: now,
+      });
+      await insertRevision(trx, pageId, 1, change);
+    }
+    await recordEvent(trx, {
+      workspace_id: workspaceId,
+      profile_type: 'service',
+      profile_id: serviceId,
+      type: 'page.published',
+      ...agentColumns(agent),
+      data: { page: pageId, type: PAGE_SECTION_ITEM['open-api-specs'], title: spec.title },
+      created_at: now,
+    });
+  }
 }
 
 type EventRow = {

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import { countActions, planCatalog, type CatalogPlan } from '../../domain/catalog-plan.js';
 import { exportDescriptors } from '../../domain/descriptor-export.js';
-import { readDescriptors, type DescriptorFile } from '../../domain/descriptors.js';
+import { readDescriptors, type DescriptorFile, type ReadDescriptors } from '../../domain/descriptors.js';
 import { isAdminRole } from '../../domain/roles.js';
 import type { CatalogEntity, CatalogPlanAnswer, CatalogSource } from '../../contract/catalog.js';
 import { isoNow, type ServerContext } from '../context.js';
@@ -32,6 +32,7 @@ import { agentOf, type Agent } from './agents.js';
 import type { Caller } from './auth.js';
 import { fetchSourceFiles, type FetchOptions } from './catalog-fetch.js';
 import { writePlan } from './catalog-apply.js';
+import { specRefusal } from './spec-validation.js';
 import { assetUrl } from './users.js';
 
 const PLAN_LIFETIME_MS = 60 * 60 * 1000;
@@ -51,6 +52,27 @@ interface Planned {
   digest: string;
 }
 
+/**
+ * An API whose definition could not be published by hand (not YAML, not a valid OpenAPI document) is in error, with
+ * the validator's first problem, as the spec page editor would refuse it.
+ */
+async function withPublishableSpecs(read: ReadDescriptors): Promise<ReadDescriptors> {
+  const entities: ReadDescriptors['entities'] = [];
+  const errored = [...read.errored];
+  for (const entity of read.entities) {
+    const refused = entity.kind === 'api' ? await specRefusal(entity.definition) : null;
+    if (refused) {
+      const { path, line } = entity.place;
+      errored.push({
+        kind: 'api',
+        handle: entity.handle,
+        errors: [{ path, line, message: refused.message.replace(/^The content/, 'The definition') }],
+      });
+    } else entities.push(entity);
+  }
+  return { ...read, entities, errored };
+}
+
 /** Plans `files` against the catalogue as it is now; the digest is of everything the plan would do. */
 async function planFiles(
   ctx: ServerContext,
@@ -58,11 +80,11 @@ async function planFiles(
   source: CatalogSourceRow | null,
   files: readonly DescriptorFile[],
 ): Promise<Planned> {
-  const read = readDescriptors(files);
+  const read = await withPublishableSpecs(readDescriptors(files));
   const current = await readCurrentCatalogue(ctx.database.db, workspaceId);
   const plan = planCatalog(read, current, source && { id: source.id, name: source.name, mode: source.mode });
   const digest = createHash('sha256')
-    .update(JSON.stringify([plan.changes, plan.writes, plan.orphans, plan.standings]))
+    .update(JSON.stringify([plan.changes, plan.writes, plan.specs, plan.orphans, plan.standings]))
     .digest('base64url');
   return { plan, digest };
 }

@@ -177,22 +177,20 @@ function commonColumns(input: CheckInput) {
   };
 }
 
-/** Editors of the service (canEditService); the spec's defaults are filled in by the contract. */
-export async function createHealthCheck(
+/** A new check's row, as a create's input gives it (validated); a heartbeat gets its secret. */
+export function newCheckRow(
   ctx: ServerContext,
-  caller: Caller,
-  idOrHandle: string,
+  workspaceId: string,
+  serviceId: string,
   input: HealthCheckCreate,
-): Promise<HealthCheck> {
-  const { row: service } = await editableService(ctx, caller, idOrHandle);
+): HealthCheckRow {
   const kind = kindColumns(input);
-  if (input.runner) await requireTeamRunner(ctx, caller.workspace.id, service.owner_team_id, input.runner);
   const now = isoNow(ctx);
   const ping = kind.kind === 'heartbeat' ? newPingToken(ctx) : {};
-  const row: HealthCheckRow = {
+  return {
     id: randomUUID(),
-    workspace_id: caller.workspace.id,
-    service_id: service.id,
+    workspace_id: workspaceId,
+    service_id: serviceId,
     ...commonColumns(input),
     ...kind,
     ping_token_hash: null,
@@ -209,6 +207,18 @@ export async function createHealthCheck(
     lease_owner: null,
     lease_until: null,
   };
+}
+
+/** Editors of the service (canEditService); the spec's defaults are filled in by the contract. */
+export async function createHealthCheck(
+  ctx: ServerContext,
+  caller: Caller,
+  idOrHandle: string,
+  input: HealthCheckCreate,
+): Promise<HealthCheck> {
+  const { row: service } = await editableService(ctx, caller, idOrHandle);
+  if (input.runner) await requireTeamRunner(ctx, caller.workspace.id, service.owner_team_id, input.runner);
+  const row = newCheckRow(ctx, caller.workspace.id, service.id, input);
   await insertHealthCheck(ctx.database.db, row);
   ctx.refreshChecks?.();
   return toHealthCheck(ctx, row, service, caller.workspace.domain, true);

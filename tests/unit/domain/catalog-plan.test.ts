@@ -37,6 +37,10 @@ const service = (handle: string, extra: Partial<CurrentService> = {}): CurrentSe
   stage: 'live',
   visibility: 'workspace',
   dependsOn: [],
+  healthCheckUrl: null,
+  slo: null,
+  slackChannel: null,
+  specs: [],
   managedBy: null,
   path: null,
   ...extra,
@@ -72,6 +76,63 @@ describe('planCatalog', () => {
     expect(plan.changes.filter((c) => c.action !== 'unchanged')).toEqual([]);
     expect(plan.changes).toHaveLength(4);
     expect(formatPlan(plan.changes)).toBe('No changes. 4 unchanged\n');
+  });
+
+  it('exports annotations and the spec pages services share as APIs, and plans them again to no change', () => {
+    const spec = { handle: 'ledger-api', title: 'Ledger API', content: 'openapi: 3.0.3\ninfo:\n  title: Ledger\n' };
+    const current = catalogue([
+      service('ledger', {
+        healthCheckUrl: 'https://ledger.example.com/health',
+        slo: { target: 99.95, window_days: 7 },
+        slackChannel: 'C0123ABCD',
+        specs: [spec, { handle: 'v2', title: 'v2', content: 'openapi: 3.1.0\n' }],
+      }),
+      service('checkout', { specs: [spec, { handle: 'v2', title: 'v2', content: 'swagger: "2.0"\n' }] }),
+    ]);
+    const files = exportDescriptors(current);
+    // Pages that differ between services under one handle have no one definition: left out.
+    expect(files.map((f) => f.path)).toEqual(['catalog-info.yaml', 'teams/payments.yaml', 'apis/ledger-api.yaml']);
+    const plan = planCatalog(readDescriptors(files), current, null);
+    expect(plan.changes.filter((c) => c.action !== 'unchanged')).toEqual([]);
+    expect(plan.changes.find((c) => c.kind === 'api')).toMatchObject({ handle: 'ledger-api', action: 'unchanged' });
+    expect(plan.specs).toEqual([]);
+  });
+
+  it('publishes an API on the services that provide it, says which get it, and skips one nobody provides', () => {
+    const api = (name: string, definition: string) =>
+      `apiVersion: backstage.io/v1alpha1\nkind: API\nmetadata:\n  name: ${name}\nspec:\n  type: openapi\n  owner: payments\n  definition: "${definition}"\n`;
+    const current = catalogue([
+      service('cart', { specs: [{ handle: 'cart-api', title: 'cart-api', content: 'old' }], managedBy: managed }),
+    ]);
+    const plan = planCatalog(
+      read(
+        component('trolley', '  providesApis: [cart-api]\n').replace(
+          'name: trolley',
+          'name: trolley\n  annotations:\n    beacon.io/previous-names: cart',
+        ),
+        component('basket', '  providesApis: [api:default/cart-api]\n'),
+        api('cart-api', 'new'),
+        api('orphan-api', 'x'),
+      ),
+      current,
+      REPO,
+    );
+    expect(plan.changes.find((c) => c.handle === 'cart-api')).toMatchObject({
+      action: 'update',
+      diff: [
+        { field: 'services', from: ['trolley'], to: ['trolley', 'basket'] },
+        {
+          field: 'definition',
+          from: expect.stringMatching(/^1 line #[0-9a-f]{8}$/),
+          to: expect.stringMatching(/^1 line #/),
+        },
+      ],
+    });
+    expect(plan.specs.map((s) => [s.service, s.handle, s.content])).toEqual([
+      ['trolley', 'cart-api', 'new'],
+      ['basket', 'cart-api', 'new'],
+    ]);
+    expect(plan.changes.find((c) => c.handle === 'orphan-api')).toMatchObject({ action: 'skipped' });
   });
 
   it('diffs the fields a file changes, and takes a declared rename as an update of the same entity', () => {

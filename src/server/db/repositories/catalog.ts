@@ -1,5 +1,12 @@
 import type { Insertable, Updateable } from 'kysely';
-import type { CurrentCatalogue, CurrentService, CurrentTeam, Manager } from '../../../domain/catalog-plan.js';
+import {
+  CATALOG_CHECK_NAME,
+  type CurrentCatalogue,
+  type CurrentService,
+  type CurrentSpec,
+  type CurrentTeam,
+  type Manager,
+} from '../../../domain/catalog-plan.js';
 import type {
   CatalogEntitiesTable,
   CatalogEntityRow,
@@ -46,49 +53,51 @@ const managerOf = (row: ManagedRow | undefined): Manager | null =>
 
 /** Every service and team of the workspace with what a plan compares, the users' handles and the linked remotes. */
 export async function readCurrentCatalogue(db: Db, workspaceId: string): Promise<CurrentCatalogue> {
-  const [teamRows, serviceRows, memberRows, localDeps, remoteDeps, users, remotes, managers] = await Promise.all([
-    db
-      .selectFrom('teams as t')
-      .leftJoin('teams as p', 'p.id', 't.parent_id')
-      .select(['t.id', 't.handle', 't.name', 't.description', 'p.handle as parent'])
-      .where('t.workspace_id', '=', workspaceId)
-      .execute(),
-    db
-      .selectFrom('services as s')
-      .innerJoin('teams as t', 't.id', 's.owner_team_id')
-      .select([
-        's.id',
-        's.handle',
-        's.name',
-        's.description',
-        's.stage',
-        's.visibility',
-        's.links',
-        't.handle as owner',
-      ])
-      .where('s.workspace_id', '=', workspaceId)
-      .execute(),
-    db
-      .selectFrom('team_members as m')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(['m.team_id', 'u.handle'])
-      .where('m.workspace_id', '=', workspaceId)
-      .execute(),
-    db
-      .selectFrom('service_dependencies as d')
-      .innerJoin('services as s', 's.id', 'd.dependency_id')
-      .select(['d.service_id', 's.handle'])
-      .where('d.workspace_id', '=', workspaceId)
-      .execute(),
-    db
-      .selectFrom('remote_dependencies')
-      .select(['service_id', 'remote_domain', 'remote_handle'])
-      .where('workspace_id', '=', workspaceId)
-      .execute(),
-    db.selectFrom('users').select('handle').where('workspace_id', '=', workspaceId).execute(),
-    listRemoteDomains(db, workspaceId),
-    managersOf(db, workspaceId),
-  ]);
+  const [teamRows, serviceRows, memberRows, localDeps, remoteDeps, users, remotes, managers, settings] =
+    await Promise.all([
+      db
+        .selectFrom('teams as t')
+        .leftJoin('teams as p', 'p.id', 't.parent_id')
+        .select(['t.id', 't.handle', 't.name', 't.description', 'p.handle as parent'])
+        .where('t.workspace_id', '=', workspaceId)
+        .execute(),
+      db
+        .selectFrom('services as s')
+        .innerJoin('teams as t', 't.id', 's.owner_team_id')
+        .select([
+          's.id',
+          's.handle',
+          's.name',
+          's.description',
+          's.stage',
+          's.visibility',
+          's.links',
+          't.handle as owner',
+        ])
+        .where('s.workspace_id', '=', workspaceId)
+        .execute(),
+      db
+        .selectFrom('team_members as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select(['m.team_id', 'u.handle'])
+        .where('m.workspace_id', '=', workspaceId)
+        .execute(),
+      db
+        .selectFrom('service_dependencies as d')
+        .innerJoin('services as s', 's.id', 'd.dependency_id')
+        .select(['d.service_id', 's.handle'])
+        .where('d.workspace_id', '=', workspaceId)
+        .execute(),
+      db
+        .selectFrom('remote_dependencies')
+        .select(['service_id', 'remote_domain', 'remote_handle'])
+        .where('workspace_id', '=', workspaceId)
+        .execute(),
+      db.selectFrom('users').select('handle').where('workspace_id', '=', workspaceId).execute(),
+      listRemoteDomains(db, workspaceId),
+      managersOf(db, workspaceId),
+      annotatedSettings(db, workspaceId),
+    ]);
   const grouped = <T>(rows: T[], key: (row: T) => string, value: (row: T) => string) => {
     const out = new Map<string, string[]>();
     for (const row of rows) {
@@ -132,10 +141,54 @@ export async function readCurrentCatalogue(db: Db, workspaceId: string): Promise
     stage: row.stage,
     visibility: row.visibility,
     dependsOn: deps.get(row.id) ?? [],
+    healthCheckUrl: settings.checks.get(row.id) ?? null,
+    slo: settings.slos.get(row.id) ?? null,
+    slackChannel: settings.channels.get(row.id) ?? null,
+    specs: settings.specs.get(row.id) ?? [],
     managedBy: managerOf(managers.get(row.id)),
     path: managers.get(row.id)?.path ?? null,
   }));
   return { services, teams, users: new Set(users.map((u) => u.handle)), remotes: new Set(remotes) };
+}
+
+/** What a service's annotations set, by service id: its catalogue check's URL, SLO, Slack channel and spec pages. */
+async function annotatedSettings(db: Db, workspaceId: string) {
+  const [checks, slos, channels, specs] = await Promise.all([
+    db
+      .selectFrom('health_checks')
+      .select(['service_id', 'endpoint'])
+      .where('workspace_id', '=', workspaceId)
+      .where('name', '=', CATALOG_CHECK_NAME)
+      .execute(),
+    db
+      .selectFrom('service_slos')
+      .select(['service_id', 'target_thousandths', 'window_days'])
+      .where('workspace_id', '=', workspaceId)
+      .execute(),
+    db
+      .selectFrom('service_channels')
+      .select(['service_id', 'channel_id'])
+      .where('workspace_id', '=', workspaceId)
+      .execute(),
+    db
+      .selectFrom('pages')
+      .select(['service_id', 'handle', 'published_title', 'published_content'])
+      .where('workspace_id', '=', workspaceId)
+      .where('section', '=', 'open-api-specs')
+      .where('published_at', 'is not', null)
+      .execute(),
+  ]);
+  const specsOf = new Map<string, CurrentSpec[]>();
+  for (const page of specs) {
+    const spec = { handle: page.handle, title: page.published_title ?? '', content: page.published_content ?? '' };
+    specsOf.set(page.service_id, [...(specsOf.get(page.service_id) ?? []), spec]);
+  }
+  return {
+    checks: new Map(checks.map((c) => [c.service_id, c.endpoint])),
+    slos: new Map(slos.map((s) => [s.service_id, { target: s.target_thousandths / 1000, window_days: s.window_days }])),
+    channels: new Map(channels.map((c) => [c.service_id, c.channel_id])),
+    specs: specsOf,
+  };
 }
 
 /** The source marks of these entities (services or teams), for their reads: authoritative sources only. */

@@ -14,7 +14,7 @@ import type {
   SourcePlace,
   TeamEntity,
 } from './descriptors.js';
-import { formatSloAnnotation } from './descriptors.js';
+import { formatSloAnnotation } from './slo.js';
 
 export const PLAN_ACTIONS = ['create', 'update', 'unchanged', 'delete', 'conflict', 'error', 'skipped'] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];

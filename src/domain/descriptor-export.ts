@@ -5,7 +5,8 @@
 import { stringify } from 'yaml';
 import type { CurrentCatalogue, CurrentService, CurrentSpec, CurrentTeam } from './catalog-plan.js';
 import type { Stage } from './catalogue.js';
-import { ANNOTATIONS, formatSloAnnotation, LIFECYCLE_STAGES, type DescriptorFile } from './descriptors.js';
+import { ANNOTATIONS, LIFECYCLE_STAGES, type DescriptorFile } from './descriptors.js';
+import { formatSloAnnotation } from './slo.js';
 
 const LIFECYCLES = Object.fromEntries(Object.entries(LIFECYCLE_STAGES).map(([life, stage]) => [stage, life])) as Record<
   Stage,

@@ -5,6 +5,7 @@
  * for are skipped and said so, never errors. Every problem names its file and line, and one bad entity never
  * hides the others. Pure: the plan against the catalogue, and the writes, are the server's.
  */
+import { constructFromEvents, CORE_SCHEMA, EVENT_DOCUMENT, EVENT_MAPPING, parseEvents } from 'js-yaml';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { Stage, Visibility } from './catalogue.js';
 import { endpointError } from './check-targets.js';
@@ -149,10 +150,6 @@ export function resolveTarget(from: string, target: string): string | null {
   return parts.join('/');
 }
 
-/** An SLO as its annotation writes it: "99.9% 30d". */
-export const formatSloAnnotation = (slo: { target: number; window_days: number }) =>
-  `${slo.target}% ${slo.window_days}d`;
-
 /** "99.9% 30d", "99.9/28d" or "99.95 over 7d". */
 export function parseSloAnnotation(value: string): { target: number; window_days: SloWindowDays } | null {
   const match = /^\s*(\d+(?:\.\d+)?)\s*%?\s*(?:\/|over)?\s*(\d+)\s*d(?:ays?)?\s*$/i.exec(value);
@@ -168,9 +165,26 @@ const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** A document the YAML reader refused to expand. */
-class TooComplex {
-  constructor(readonly reason: string) {}
+/**
+ * The line of `keys` within a parsed document: a value's own line, a mapping's or a list's at its key (where a
+ * missing field would go); as far as the path exists, else the document's first line.
+ */
+function lineInDocument(doc: Document, lines: LineCounter, start: number, keys: ReadonlyArray<string | number>) {
+  let node: unknown = doc.contents;
+  let line = start;
+  const at = (offset: number | undefined) => (offset === undefined ? line : lines.linePos(offset).line);
+  for (const key of keys) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && item.key.value === key);
+      if (!pair) return line;
+      line = at(isScalar(pair.key) ? pair.key.range?.[0] : undefined);
+      node = pair.value;
+    } else if (isSeq(node) && typeof key === 'number') {
+      node = node.items[key];
+      line = at((node as { range?: [number, number, number] } | undefined)?.range?.[0]);
+    } else return line;
+  }
+  return isScalar(node) ? at(node.range?.[0]) : line;
 }
 
 /** One document being read: its problems collected with the line of the field they are about. */
@@ -178,32 +192,13 @@ class DocumentReader {
   readonly errors: DescriptorProblem[] = [];
 
   constructor(
-    private readonly doc: Document,
-    private readonly lines: LineCounter,
+    private readonly locate: (keys: ReadonlyArray<string | number>) => number,
     readonly path: string,
     readonly line: number,
   ) {}
 
-  /**
-   * The line of `keys` within the document: a value's own line, a mapping's or a list's at its key (where a
-   * missing field would go); as far as the path exists, else the document's first line.
-   */
   lineOf(keys: ReadonlyArray<string | number>): number {
-    let node: unknown = this.doc.contents;
-    let line = this.line;
-    const at = (offset: number | undefined) => (offset === undefined ? line : this.lines.linePos(offset).line);
-    for (const key of keys) {
-      if (isMap(node)) {
-        const pair = node.items.find((item) => isScalar(item.key) && item.key.value === key);
-        if (!pair) return line;
-        line = at(isScalar(pair.key) ? pair.key.range?.[0] : undefined);
-        node = pair.value;
-      } else if (isSeq(node) && typeof key === 'number') {
-        node = node.items[key];
-        line = at((node as { range?: [number, number, number] } | undefined)?.range?.[0]);
-      } else return line;
-    }
-    return isScalar(node) ? at(node.range?.[0]) : line;
+    return this.locate(keys);
   }
 
   fail(keys: ReadonlyArray<string | number>, message: string): void {
@@ -394,34 +389,19 @@ const ENTITY_KINDS: Readonly<Record<string, 'service' | 'team' | 'api'>> = {
 export function readDescriptors(files: readonly DescriptorFile[]): ReadDescriptors {
   const out: ReadDescriptors = { entities: [], skipped: [], errored: [], problems: [] };
   const contents = new Map(files.map((file) => [file.path, file.content]));
-  const parsed = files.map((file) => {
-    const lines = new LineCounter();
-    const parsedDocs = parseAllDocuments(file.content, { lineCounter: lines, uniqueKeys: true });
-    const docs = Array.isArray(parsedDocs) ? parsedDocs : [parsedDocs];
-    // Each document as plain data once: both passes below read it.
-    const json = docs.map((doc): unknown => {
-      if (doc.errors.length > 0) return null;
-      try {
-        return doc.toJS({ maxAliasCount: 1000 });
-      } catch (error) {
-        // Too many aliases (a "billion laughs" file): the document is refused, not the whole plan.
-        return new TooComplex(error instanceof Error ? error.message : String(error));
-      }
-    });
-    return { file, lines, docs, json };
-  });
+  const parsed = files.map((file) => ({ file, docs: parseDescriptorFile(file.content) }));
   // A file an API's definition names is an OpenAPI document, not a descriptor.
   const definitions = new Set<string>();
-  for (const { file, json: docsJson } of parsed) {
-    for (const json of docsJson) {
+  for (const { file, docs } of parsed) {
+    for (const { json } of docs) {
       const spec = isObject(json) && text(json.kind)?.toLowerCase() === 'api' ? json.spec : undefined;
       const $text = isObject(spec) && isObject(spec.definition) ? text(spec.definition.$text) : undefined;
       const target = $text === undefined ? null : resolveTarget(file.path, $text);
       if (target !== null) definitions.add(target);
     }
   }
-  for (const { file, lines, docs, json } of parsed) {
-    if (!definitions.has(file.path)) readFile(file, lines, docs, json, contents, out);
+  for (const { file, docs } of parsed) {
+    if (!definitions.has(file.path)) readFile(file, docs, contents, out);
   }
   // The same kind and name twice: the first stands, the others are errors naming it.
   const first = new Map<string, CatalogEntity>();
@@ -447,43 +427,94 @@ export function readDescriptors(files: readonly DescriptorFile[]): ReadDescripto
   return out;
 }
 
+/** One document of a file as YAML gave it: its data, where its content starts, and how to find a field's line. */
+interface ParsedDocument {
+  /** The data; a YAML error or a refused expansion as a problem instead. */
+  json: unknown;
+  problem: { line: number; message: string } | null;
+  start: number;
+  empty: boolean;
+  locate: (keys: ReadonlyArray<string | number>) => number;
+}
+
+/** The documents of a file through `yaml`'s document model: exact lines for every field, and its YAML errors. */
+function parseWithDocuments(content: string): ParsedDocument[] {
+  const lines = new LineCounter();
+  const parsedDocs = parseAllDocuments(content, { lineCounter: lines, uniqueKeys: true });
+  const docs = Array.isArray(parsedDocs) ? parsedDocs : [parsedDocs];
+  return docs.map((doc) => {
+    const start = doc.contents?.range ? lines.linePos(doc.contents.range[0]).line : 1;
+    const locate = (keys: ReadonlyArray<string | number>) => lineInDocument(doc, lines, start, keys);
+    const base = { start, empty: doc.contents === null, locate };
+    if (doc.errors.length > 0) {
+      const [error] = doc.errors;
+      const message = `Not valid YAML: ${error!.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
+      return { ...base, json: null, problem: { line: error!.linePos?.[0].line ?? start, message } };
+    }
+    try {
+      return { ...base, json: doc.toJS({ maxAliasCount: 1000 }), problem: null };
+    } catch (error) {
+      // Too many aliases (a "billion laughs" file): the document is refused, not the whole plan.
+      const reason = error instanceof Error ? error.message : String(error);
+      return { ...base, json: null, problem: { line: start, message: `Not valid YAML: ${reason}` } };
+    }
+  });
+}
+
+/**
+ * The documents of a file. `js-yaml` reads plain descriptor files several times faster than `yaml`'s document
+ * model (an import of 10,000 components is mostly YAML); it gives where each document starts, and a field's line
+ * is looked up in the document model only when a problem needs it. A file it refuses (a YAML error, a duplicate
+ * key, any alias) or whose documents are not all mappings is read through the document model, which says why.
+ */
+function parseDescriptorFile(content: string): ParsedDocument[] {
+  let events: ReturnType<typeof parseEvents>;
+  let values: unknown[];
+  try {
+    events = parseEvents(content, {});
+    values = constructFromEvents(events, { source: content, schema: CORE_SCHEMA, maxAliases: 0 });
+  } catch {
+    return parseWithDocuments(content);
+  }
+  const starts: number[] = [];
+  events.forEach((event, index) => {
+    const root = events[index + 1];
+    if (event.type === EVENT_DOCUMENT && root?.type === EVENT_MAPPING) starts.push(root.start);
+  });
+  if (starts.length !== values.length || !values.every(isObject)) return parseWithDocuments(content);
+  let modelled: ParsedDocument[] | undefined;
+  let line = 1;
+  let offset = 0;
+  return values.map((json, index) => {
+    for (; offset < starts[index]!; offset += 1) if (content.charCodeAt(offset) === 10) line += 1;
+    const start = line;
+    const locate = (keys: ReadonlyArray<string | number>) =>
+      (modelled ??= parseWithDocuments(content))[index]?.locate(keys) ?? start;
+    return { json, problem: null, start, empty: false, locate };
+  });
+}
+
 function readFile(
   file: DescriptorFile,
-  lines: LineCounter,
-  docs: readonly Document.Parsed[],
-  json: readonly unknown[],
+  docs: readonly ParsedDocument[],
   files: ReadonlyMap<string, string>,
   out: ReadDescriptors,
 ): void {
-  for (const [index, doc] of docs.entries()) {
-    const start = doc.contents?.range ? lines.linePos(doc.contents.range[0]).line : 1;
-    if (doc.errors.length > 0) {
-      const [error] = doc.errors;
-      out.problems.push({
-        path: file.path,
-        line: error!.linePos?.[0].line ?? start,
-        message: `Not valid YAML: ${error!.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
-      });
+  for (const doc of docs) {
+    if (doc.problem) {
+      out.problems.push({ path: file.path, ...doc.problem });
       continue;
     }
-    if (json[index] instanceof TooComplex) {
+    if (doc.empty) continue;
+    if (!isObject(doc.json)) {
       out.problems.push({
         path: file.path,
-        line: start,
-        message: `Not valid YAML: ${(json[index] as TooComplex).reason}`,
-      });
-      continue;
-    }
-    if (doc.contents === null) continue;
-    if (!isMap(doc.contents)) {
-      out.problems.push({
-        path: file.path,
-        line: start,
+        line: doc.start,
         message: 'A descriptor must be a mapping (kind, metadata, spec)',
       });
       continue;
     }
-    readDocument(new DocumentReader(doc, lines, file.path, start), json[index] as Json, files, out);
+    readDocument(new DocumentReader(doc.locate, file.path, doc.start), doc.json, files, out);
   }
 }
 

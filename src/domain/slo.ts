@@ -9,6 +9,10 @@ import type { Health } from './catalogue.js';
 import { dailyHealth, formatDuration, MS_PER_DAY, problemSeconds, type HealthTransition } from './health.js';
 
 /** The rolling windows an SLO may be measured over, in days. */
+/** An SLO as the `beacon.io/slo` annotation writes it: "99.9% 30d". */
+export const formatSloAnnotation = (slo: { target: number; window_days: number }) =>
+  `${slo.target}% ${slo.window_days}d`;
+
 export const SLO_WINDOW_DAYS = [7, 28, 30] as const;
 export type SloWindowDays = (typeof SLO_WINDOW_DAYS)[number];
 

@@ -3,6 +3,7 @@ import {
   parseEntityRef,
   parseSloAnnotation,
   readDescriptors,
+  type ReadDescriptors,
   resolveTarget,
   type ServiceEntity,
 } from '../../../src/domain/descriptors.js';
@@ -262,6 +263,18 @@ spec:
     expect(parseSloAnnotation('99.95 over 7d')).toEqual({ target: 99.95, window_days: 7 });
     expect(parseSloAnnotation('99.9/28d')).toEqual({ target: 99.9, window_days: 28 });
     expect(parseSloAnnotation('99.9% 14d')).toBeNull();
+  });
+
+  it('reads a file with anchors and aliases as the same entities, at the same lines, as one without', () => {
+    const plain = `apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: one\n  title: One\n  description: One\nspec:\n  owner: payments\n---\n# two\napiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: two\nspec:\n  owner: payments\n  lifecycle: sunset\n`;
+    const aliased = plain.replace('title: One\n  description: One', 'title: &same One\n  description: *same');
+    const [a, b] = [plain, aliased].map((content) => readDescriptors([{ path: 'f.yaml', content }])) as [
+      ReadDescriptors,
+      ReadDescriptors,
+    ];
+    expect(b).toEqual(a);
+    expect(a.entities.map((e) => [e.handle, e.place.line])).toEqual([['one', 1]]);
+    expect(a.errored[0]?.errors.map((e) => e.line)).toEqual([17]);
   });
 
   it('refuses a document whose aliases expand without end, and still reads the other files', () => {

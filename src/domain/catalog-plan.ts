@@ -94,6 +94,8 @@ export const CATALOG_CHECK_NAME = 'Health check URL';
 export interface CurrentTeam extends CurrentEntity {
   parent: string | null;
   members: string[];
+  /** Those of its members who are its admins (a file never removes them). */
+  admins: string[];
 }
 
 /** The catalogue as a plan compares against it. */
@@ -154,7 +156,10 @@ export interface TeamWrite {
   name: string;
   description: string | null;
   parent: string | null;
+  /** Members to add (the existing users the file names). */
   members: string[];
+  /** Members to remove: an authoritative file's team keeps only those it names, and its admins. */
+  removeMembers: string[];
   place: SourcePlace;
 }
 
@@ -314,8 +319,13 @@ function planTeam(
     unresolved.push(`group:${parent}`);
     parent = null;
   }
-  const members = sortedRefs(entity.members.filter((handle) => current.users.has(handle)));
-  for (const handle of entity.members) if (!current.users.has(handle)) unresolved.push(`user:${handle}`);
+  const named = entity.members ?? [];
+  const members = sortedRefs(named.filter((handle) => current.users.has(handle)));
+  for (const handle of named) if (!current.users.has(handle)) unresolved.push(`user:${handle}`);
+  // An authoritative file that names members says who they are (a team's admins stay); otherwise it only adds.
+  const exact = entity.members !== null && source?.mode === 'authoritative';
+  const removeMembers =
+    exact && existing ? existing.members.filter((m) => !members.includes(m) && !existing.admins.includes(m)) : [];
   const write: TeamWrite = {
     kind: 'team',
     action: 'create',
@@ -325,6 +335,7 @@ function planTeam(
     description: blankToNull(entity.description),
     parent,
     members,
+    removeMembers: sortedRefs(removeMembers),
     place: entity.place,
   };
   const diff = (team: CurrentTeam) =>
@@ -333,8 +344,11 @@ function planTeam(
       ['name', team.name, write.name],
       ['description', team.description, write.description],
       ['parent', team.parent, write.parent],
-      // Members are added, never removed: a team's own admins stay.
-      ['members', sortedRefs(team.members.filter((m) => members.includes(m))), members],
+      [
+        'members',
+        sortedRefs(team.members),
+        sortedRefs([...team.members, ...members].filter((m) => !write.removeMembers.includes(m))),
+      ],
     ]);
   planEntity(plan, 'team', write, existing, diff, unresolved, source);
 }
@@ -461,6 +475,7 @@ const CREATION_FIELDS: Readonly<Record<string, string | null>> = {
   id: null,
   place: null,
   apis: null,
+  removeMembers: null,
   dependsOn: 'depends_on',
   healthCheckUrl: 'health_check_url',
   slackChannel: 'slack_channel',

@@ -81,8 +81,8 @@ export interface TeamEntity {
   name: string;
   description: string;
   parent: string | null;
-  /** User handles (the users that exist in the workspace become members). */
-  members: string[];
+  /** User handles (the users that exist in the workspace become members); null when the file names none. */
+  members: string[] | null;
   links: Array<{ name: string; url: string }>;
   previousNames: string[];
   place: SourcePlace;
@@ -348,7 +348,7 @@ function teamOf(reader: DocumentReader, base: EntityBase, spec: Json, annotation
   if (parentText !== undefined && (!parent || parent.kind !== 'group')) {
     reader.fail(['spec', 'parent'], `spec.parent "${parentText}" must name a Group`);
   }
-  const members = refsOf(reader, spec, 'members', 'user').map((ref) => ref.name);
+  const members = spec.members === undefined ? null : refsOf(reader, spec, 'members', 'user').map((ref) => ref.name);
   const previousNames = previousNamesOf(reader, annotations);
   if (reader.errors.length > 0) return null;
   return { kind: 'team', ...base, parent: parent?.name ?? null, members, previousNames };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogEntity, CatalogPlanAnswer, CatalogSource } from '../../src/contract/catalog.js';
 import type { Service, Team } from '../../src/contract/catalogue.js';
 import { removeExpiredOrphans } from '../../src/server/jobs/catalog-sync.js';
-import { createClient, createService, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
+import { addToTeam, createClient, createService, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
 import { atTime, callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
 /** Issue 29, the catalogue as code: plan, apply, sources and managed entities through the real server. */
@@ -141,6 +141,17 @@ ${component('Bad Name', 'platform')}`,
     const fresh = await plan(cast.admin, changed);
     await apply(cast.admin, fresh.id);
     expect((await service('auth')).name).toBe('Auth');
+  });
+
+  it('applies a plan once when two apply it at the same moment', async () => {
+    const twice = [{ path: 'twice.yaml', content: component('twice', 'platform') }];
+    const answer = await plan(cast.admin, twice);
+    const url = `/api/catalog/plans/${answer.id}/actions/apply`;
+    const codes = (await Promise.all([call(cast.admin, 'POST', url), call(cast.admin, 'POST', url)])).map(
+      (r) => r.statusCode,
+    );
+    expect(codes.sort()).toEqual([200, 404]);
+    expect((await service('twice')).handle).toBe('twice');
   });
 
   it('refuses members, guests, clients without the scope and other workspaces; takes a client with it', async () => {
@@ -329,6 +340,28 @@ describe('sources', () => {
     expect((await call(cast.admin, 'PATCH', '/api/services/seedling', { name: 'Grown' })).statusCode).toBe(200);
     const again = await plan(cast.admin, files, 'seed');
     expect(changeOf(again, 'service', 'seedling')).toMatchObject({ action: 'unchanged' });
+  });
+
+  it('keeps a team’s members to those its file names, never removing its admins', async () => {
+    await addToTeam(server, cast.admin, 'shop', cast.teamAdmin, 'admin');
+    const files = shopFiles(['cart', 'basket']).map((f) =>
+      f.path === 'teams.yaml' ? { ...f, content: f.content.replace('[bob, nobody-here]', '[]') } : f,
+    );
+    const answer = await plan(cast.admin, files, 'shop-repo');
+    expect(changeOf(answer, 'team', 'shop')).toMatchObject({
+      action: 'update',
+      diff: [{ field: 'members', from: ['alice', 'bob'], to: ['alice'] }],
+    });
+    await apply(cast.admin, answer.id);
+    const members = json<Array<{ user: { handle: string }; role: string }>>(
+      await call(cast.admin, 'GET', '/api/teams/shop/members'),
+    );
+    expect(members.map((m) => [m.user.handle, m.role])).toEqual([['alice', 'admin']]);
+    // A file that names no members leaves them to the UI.
+    const silent = files.map((f) =>
+      f.path === 'teams.yaml' ? { ...f, content: f.content.replace('  members: []\n', '') } : f,
+    );
+    expect(changeOf(await plan(cast.admin, silent, 'shop-repo'), 'team', 'shop')?.action).toBe('unchanged');
   });
 
   it('syncs an upload source again on demand, and deleting the source hands its entities to Beacon', async () => {

@@ -606,6 +606,7 @@ export interface CatalogPlansTable {
   /** Epoch ms (bigint, a string from node-pg). */
   expires_at: number | string;
 }
+export type CatalogPlanRow = Selectable<CatalogPlansTable>;
 
 /** A webhook delivery to make (the outboxes' columns, outbox.ts). */
 export interface WebhookOutboxTable {

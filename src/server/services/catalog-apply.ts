@@ -99,7 +99,7 @@ export async function writePlan(
     await trx.updateTable('teams').set(patch).where('workspace_id', '=', workspaceId).where('id', '=', w.id!).execute();
   }
   if (teamWrites.some((w) => w.action === 'update' && w.handle !== undefined)) ids = await idsOf(trx, workspaceId);
-  await addMembers(ctx, trx, workspaceId, teamWrites, ids, now);
+  await writeMembers(ctx, trx, workspaceId, teamWrites, ids, agent, now);
 
   // Services.
   const createdServices = serviceWrites.filter((w) => w.action === 'create').map((w) => ({ ...w, id: randomUUID() }));
@@ -315,26 +315,34 @@ async function insertEvents(trx: Db, rows: EventRow[]): Promise<void> {
     .execute();
 }
 
-/** Members named in the files are added (as members); none is removed, so a team's own admins stay. */
-async function addMembers(
+/**
+ * Members named in the files are added (as members); an authoritative file's team loses the members it no longer
+ * names (never its admins).
+ */
+async function writeMembers(
   ctx: ServerContext,
   trx: Db,
   workspaceId: string,
   teams: readonly TeamWrite[],
   ids: Ids,
+  agent: Agent,
   now: string,
 ): Promise<void> {
-  const handles = [...new Set(teams.flatMap((t) => t.members))];
+  const handles = [...new Set(teams.flatMap((t) => [...t.members, ...t.removeMembers]))];
   if (handles.length === 0) return;
   const users = new Map<string, string>();
+  const names = new Map<string, string>();
   for (const batch of chunks(handles, BATCH)) {
     const rows = await trx
       .selectFrom('users')
-      .select(['id', 'handle'])
+      .select(['id', 'handle', 'name'])
       .where('workspace_id', '=', workspaceId)
       .where('handle', 'in', batch)
       .execute();
-    for (const row of rows) users.set(row.handle, row.id);
+    for (const row of rows) {
+      users.set(row.handle, row.id);
+      names.set(row.id, row.name);
+    }
   }
   const rows = teams.flatMap((team) =>
     team.members.flatMap((handle) => {
@@ -352,7 +360,32 @@ async function addMembers(
       .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
       .execute();
   }
-  for (const userId of new Set(rows.map((r) => r.user_id))) forgetViewer(ctx, userId);
+  const removed: string[] = [];
+  for (const team of teams) {
+    const teamId = ids.teams.get(team.handle)?.id;
+    const userIds = team.removeMembers.flatMap((handle) => users.get(handle) ?? []);
+    if (!teamId || userIds.length === 0) continue;
+    await trx
+      .deleteFrom('team_members')
+      .where('workspace_id', '=', workspaceId)
+      .where('team_id', '=', teamId)
+      .where('role', '=', 'member')
+      .where('user_id', 'in', userIds)
+      .execute();
+    for (const userId of userIds) {
+      await recordEvent(trx, {
+        workspace_id: workspaceId,
+        profile_type: 'team',
+        profile_id: teamId,
+        type: 'team.member_removed',
+        ...agentColumns(agent),
+        data: { user: userId, name: names.get(userId) ?? '' },
+        created_at: now,
+      });
+    }
+    removed.push(...userIds);
+  }
+  for (const userId of new Set([...rows.map((r) => r.user_id), ...removed])) forgetViewer(ctx, userId);
 }
 
 /** Each written service's dependencies become exactly those its file names (the resolved ones). */

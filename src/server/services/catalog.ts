@@ -23,10 +23,13 @@ import {
   insertSource,
   listEntitiesNotSynced,
   listSources,
+  lockCatalogWrites,
   readCurrentCatalogue,
   updateSource,
 } from '../db/repositories/catalog.js';
-import type { CatalogSourceRow, CatalogSourcesTable } from '../db/schema.js';
+import type { CatalogPlanRow, CatalogSourceRow, CatalogSourcesTable } from '../db/schema.js';
+import type { Db } from '../db/repositories/workspaces.js';
+import { guardedTransaction } from '../db/transactions.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { agentOf, type Agent } from './agents.js';
 import type { Caller } from './auth.js';
@@ -37,6 +40,7 @@ import { assetUrl } from './users.js';
 
 const PLAN_LIFETIME_MS = 60 * 60 * 1000;
 const SOURCE_NOT_FOUND = 'The source was not found';
+const PLAN_NOT_FOUND = 'The plan was not found, or its hour has passed: plan again';
 
 /** Orphans are removed this long after their files stopped describing them (BEACON_CATALOG_ORPHAN_GRACE_HOURS). */
 export const orphanGraceMs = (ctx: ServerContext) => ctx.config.catalogOrphanGraceHours * 60 * 60 * 1000;
@@ -73,21 +77,23 @@ async function withPublishableSpecs(read: ReadDescriptors): Promise<ReadDescript
   return { ...read, entities, errored };
 }
 
-/** Plans `files` against the catalogue as it is now; the digest is of everything the plan would do. */
+/** Reads `files` and plans them against the catalogue as `db` sees it; the digest is of all the plan would do. */
 async function planFiles(
-  ctx: ServerContext,
+  db: Db,
   workspaceId: string,
   source: CatalogSourceRow | null,
-  files: readonly DescriptorFile[],
+  read: ReadDescriptors,
 ): Promise<Planned> {
-  const read = await withPublishableSpecs(readDescriptors(files));
-  const current = await readCurrentCatalogue(ctx.database.db, workspaceId);
+  const current = await readCurrentCatalogue(db, workspaceId);
   const plan = planCatalog(read, current, source && { id: source.id, name: source.name, mode: source.mode });
   const digest = createHash('sha256')
     .update(JSON.stringify([plan.changes, plan.writes, plan.specs, plan.orphans, plan.standings]))
     .digest('base64url');
   return { plan, digest };
 }
+
+/** The descriptors of `files`, an API whose definition is not a valid OpenAPI document in error. */
+const readFiles = (files: readonly DescriptorFile[]) => withPublishableSpecs(readDescriptors(files));
 
 function answerOf(
   id: string,
@@ -126,8 +132,8 @@ export async function createPlan(
     if (paths.has(file.path)) throw badRequest(`The file ${file.path} is there twice`);
     paths.add(file.path);
   }
-  const planned = await planFiles(ctx, caller.workspace.id, source, input.files);
   const { db } = ctx.database;
+  const planned = await planFiles(db, caller.workspace.id, source, await readFiles(input.files));
   const now = ctx.now().getTime();
   await deleteExpiredPlans(db, now);
   const id = randomUUID();
@@ -149,29 +155,38 @@ export async function applyPlan(ctx: ServerContext, caller: Caller, id: string):
   requireManager(caller);
   const { db } = ctx.database;
   const row = await findPlan(db, caller.workspace.id, id, ctx.now().getTime());
-  if (!row) throw notFound('The plan was not found, or its hour has passed: plan again');
+  if (!row) throw notFound(PLAN_NOT_FOUND);
   const source = row.source_id ? await sourceOr404(ctx, caller, row.source_id) : null;
   const files = JSON.parse(row.files) as DescriptorFile[];
-  const planned = await planFiles(ctx, caller.workspace.id, source, files);
-  if (planned.digest !== row.digest) {
-    throw conflict('The catalogue changed since this plan was made: plan again to see what applying would do now');
-  }
-  await apply(ctx, caller.workspace.id, agentOf(caller), planned, source, files);
-  await deletePlan(db, id);
+  const planned = await apply(ctx, caller.workspace.id, agentOf(caller), source, files, { plan: row });
   return answerOf(id, planned, source, Number(row.expires_at), isoNow(ctx));
 }
 
-/** Writes a plan, and for a source records the sync (its files, their digest, the counts, and `also`). */
+/**
+ * Plans `files` again and writes that plan, and for a source records the sync (its files, their digest, the
+ * counts, and `also`). One at a time per workspace: the plan and its writes see the same catalogue, so two applies
+ * of one plan, or a "Sync now" beside the scheduler's, never both write. Applying a stored plan (`expect`) answers
+ * 404 when it was applied meanwhile and 409 when the catalogue moved in a way that changes it.
+ */
 async function apply(
   ctx: ServerContext,
   workspaceId: string,
   agent: Agent,
-  planned: Planned,
   source: CatalogSourceRow | null,
   files: readonly DescriptorFile[],
+  expect: { plan?: CatalogPlanRow } = {},
   also: Updateable<CatalogSourcesTable> = {},
-): Promise<void> {
-  await ctx.database.db.transaction().execute(async (trx) => {
+): Promise<Planned> {
+  const read = await readFiles(files);
+  return guardedTransaction(ctx.database.db, async (trx) => {
+    await lockCatalogWrites(trx, workspaceId);
+    if (expect.plan && !(await findPlan(trx, workspaceId, expect.plan.id, ctx.now().getTime()))) {
+      throw notFound(PLAN_NOT_FOUND);
+    }
+    const planned = await planFiles(trx, workspaceId, source, read);
+    if (expect.plan && planned.digest !== expect.plan.digest) {
+      throw conflict('The catalogue changed since this plan was made: plan again to see what applying would do now');
+    }
     await writePlan(ctx, trx, workspaceId, agent, planned.plan, source);
     if (source) {
       await updateSource(trx, source.id, {
@@ -184,6 +199,8 @@ async function apply(
         last_sync_error: null,
       });
     }
+    if (expect.plan) await deletePlan(trx, expect.plan.id);
+    return planned;
   });
 }
 
@@ -325,8 +342,7 @@ export async function syncSource(
   if (!source.url) {
     const files = source.files ? (JSON.parse(source.files) as DescriptorFile[]) : [];
     if (files.length === 0) return;
-    const planned = await planFiles(ctx, source.workspace_id, source, files);
-    await apply(ctx, source.workspace_id, agent, planned, source, files);
+    await apply(ctx, source.workspace_id, agent, source, files);
     return;
   }
   const read = await fetchSourceFiles(ctx, source.url, source.etag, options);
@@ -345,8 +361,7 @@ export async function syncSource(
       last_sync_error: null,
     });
   } else {
-    const planned = await planFiles(ctx, source.workspace_id, source, read.files);
-    await apply(ctx, source.workspace_id, agent, planned, source, read.files, { ...synced, etag: read.etag });
+    await apply(ctx, source.workspace_id, agent, source, read.files, {}, { ...synced, etag: read.etag });
   }
 }
 

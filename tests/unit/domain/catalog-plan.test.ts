@@ -23,6 +23,7 @@ const team = (handle: string, extra: Partial<CurrentTeam> = {}): CurrentTeam => 
   links: [],
   parent: null,
   members: [],
+  admins: [],
   managedBy: null,
   path: null,
   ...extra,

@@ -1,4 +1,5 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
+import { isSqlite } from '../connect.js';
 import {
   CATALOG_CHECK_NAME,
   type CurrentCatalogue,
@@ -79,7 +80,7 @@ export async function readCurrentCatalogue(db: Db, workspaceId: string): Promise
       db
         .selectFrom('team_members as m')
         .innerJoin('users as u', 'u.id', 'm.user_id')
-        .select(['m.team_id', 'u.handle'])
+        .select(['m.team_id', 'm.role', 'u.handle'])
         .where('m.workspace_id', '=', workspaceId)
         .execute(),
       db
@@ -112,6 +113,11 @@ export async function readCurrentCatalogue(db: Db, workspaceId: string): Promise
     (r) => r.team_id,
     (r) => r.handle,
   );
+  const admins = grouped(
+    memberRows.filter((r) => r.role === 'admin'),
+    (r) => r.team_id,
+    (r) => r.handle,
+  );
   const deps = grouped(
     [
       ...localDeps.map((r) => ({ id: r.service_id, ref: r.handle })),
@@ -128,6 +134,7 @@ export async function readCurrentCatalogue(db: Db, workspaceId: string): Promise
     links: [],
     parent: row.parent,
     members: members.get(row.id) ?? [],
+    admins: admins.get(row.id) ?? [],
     managedBy: managerOf(managers.get(row.id)),
     path: managers.get(row.id)?.path ?? null,
   }));
@@ -228,6 +235,15 @@ export function findPlan(db: Db, workspaceId: string, id: string, now: number) {
     .where('id', '=', id)
     .where('expires_at', '>', now)
     .executeTakeFirst();
+}
+
+/**
+ * Inside a transaction: waits for any other catalogue apply of the workspace to finish (PostgreSQL: an advisory
+ * lock on the workspace; SQLite: the caller's `begin immediate` already holds the only write lock).
+ */
+export async function lockCatalogWrites(trx: Db, workspaceId: string): Promise<void> {
+  if (isSqlite(trx)) return;
+  await sql`select pg_advisory_xact_lock(hashtext(${`catalog:${workspaceId}`}))`.execute(trx);
 }
 
 export async function deletePlan(db: Db, id: string): Promise<void> {

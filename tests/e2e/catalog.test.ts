@@ -39,11 +39,35 @@ metadata:
   links:
     - url: https://wiki.example.com/warehouse
       title: Runbook
+  annotations:
+    beacon.io/slo: 99.9% 30d
 spec:
   type: service
   lifecycle: production
   owner: data
   dependsOn: [component:checkout]
+  providesApis: [warehouse-api]
+---
+apiVersion: backstage.io/v1alpha1
+kind: API
+metadata:
+  name: warehouse-api
+  title: Warehouse API
+spec:
+  type: openapi
+  lifecycle: production
+  owner: data
+  definition: |
+    openapi: 3.0.3
+    info:
+      title: Warehouse API
+      version: 1.0.0
+    paths:
+      /tables:
+        get:
+          responses:
+            '200':
+              description: The tables
 ---
 apiVersion: backstage.io/v1alpha1
 kind: Component
@@ -103,6 +127,8 @@ describe('the catalogue as code in the browser', () => {
     const changes = page.getByRole('list', { name: 'Changes' });
     await changes.getByText('service warehouse').waitFor();
     await changes.getByText('Where the numbers end up.').waitFor();
+    await changes.getByText('api warehouse-api').waitFor();
+    await changes.getByText('99.9% 30d').waitFor();
     await changes
       .getByText('A service made in Beacon already has the handle checkout: rename or delete it first')
       .waitFor();
@@ -113,7 +139,7 @@ describe('the catalogue as code in the browser', () => {
     await screenshot(page, 'catalog-plan');
 
     await page.getByRole('button', { name: 'Apply plan' }).click();
-    await page.getByText('Plan applied: 2 created, 0 updated, 0 deleted').waitFor();
+    await page.getByText('Plan applied: 3 created, 0 updated, 0 deleted').waitFor();
     await sources.getByText(/^Synced/).waitFor();
     await sources.getByText('2 synced · 1 errored · 0 orphaned · 1 in conflict').waitFor();
     const notInSync = page.getByRole('list', { name: 'Entities not in sync' });
@@ -125,6 +151,10 @@ describe('the catalogue as code in the browser', () => {
     await page.getByText('Managed in data-repo').waitFor();
     await page.getByText('catalog-info.yaml:11').waitFor();
     await screenshot(page, 'catalog-managed-service');
+    // The API's definition is the service's published OpenAPI spec.
+    await page.goto(url('/services/warehouse/open-api-specs'));
+    await page.getByText('Warehouse API').first().waitFor();
+    await screenshot(page, 'catalog-api-spec');
     await context.close();
   });
 

@@ -6,15 +6,20 @@ import { ACTION_LABELS } from './catalog-api.js';
 /** At most this many changes are drawn; a large import says how many more there are. */
 const SHOWN_MAX = 200;
 
+/** A link as people write it; anything else as JSON. */
+const showItem = (item: unknown): string => {
+  if (typeof item === 'string') return item;
+  const link = item as { name?: unknown; url?: unknown } | null;
+  if (typeof link?.name === 'string' && typeof link.url === 'string') {
+    return link.name === link.url ? link.url : `${link.name} (${link.url})`;
+  }
+  return JSON.stringify(item);
+};
+
 const show = (value: unknown): string => {
   if (value === null || value === undefined) return '—';
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) {
-    return value.length === 0
-      ? '—'
-      : value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join(', ');
-  }
-  return JSON.stringify(value);
+  if (Array.isArray(value)) return value.length === 0 ? '—' : value.map(showItem).join(', ');
+  return showItem(value);
 };
 
 function ChangeItem({ change }: { change: PlanChange }) {

@@ -21,7 +21,15 @@ export type ProfileRef = z.infer<typeof profileRef>;
 
 /** On a service or team a catalogue source manages (DESIGN.md 15): where to change it. */
 export const managedBy = z
-  .object({ source: z.string(), source_id: z.string(), path: z.string(), line: z.number().int() })
+  .object({
+    source: z.string(),
+    source_id: z.string(),
+    path: z.string(),
+    line: z.number().int(),
+    settings: z
+      .array(z.enum(['health_check_url', 'slo', 'slack_channel']))
+      .describe("The service's settings its file's annotations decide: read-only like its fields"),
+  })
   .meta({ id: 'ManagedBy' });
 export type ManagedBy = z.infer<typeof managedBy>;
 

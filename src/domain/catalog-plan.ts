@@ -171,6 +171,8 @@ export interface EntityStanding {
   state: 'synced' | 'errored' | 'orphaned' | 'conflict';
   reason: string | null;
   place: SourcePlace;
+  /** The settings its annotations decide (a synced service of an authoritative source). */
+  settings: AnnotatedSetting[];
 }
 
 export interface CatalogPlan {
@@ -281,6 +283,7 @@ export function planCatalog(read: ReadDescriptors, current: CurrentCatalogue, so
         state: 'errored',
         reason: `${first.path}:${first.line}: ${first.message}`,
         place: { path: first.path, line: first.line },
+        settings: [],
       });
     }
   }
@@ -541,6 +544,16 @@ function planApi(plan: CatalogPlan, api: ApiEntity, servicesById: ReadonlyMap<st
   plan.changes.push({ kind: 'api', handle: api.handle, action, ...(action === 'unchanged' ? {} : { diff }), ...place });
 }
 
+/** The settings a service's annotations decide, which only its file may change. */
+export const ANNOTATED_SETTINGS = ['health_check_url', 'slo', 'slack_channel'] as const;
+export type AnnotatedSetting = (typeof ANNOTATED_SETTINGS)[number];
+
+function annotatedSettings(write: ServiceWrite | TeamWrite): AnnotatedSetting[] {
+  if (write.kind !== 'service') return [];
+  const set = { health_check_url: write.healthCheckUrl, slo: write.slo, slack_channel: write.slackChannel };
+  return ANNOTATED_SETTINGS.filter((setting) => set[setting] !== null);
+}
+
 function standing(
   kind: 'service' | 'team',
   write: ServiceWrite | TeamWrite,
@@ -548,7 +561,8 @@ function standing(
   state: EntityStanding['state'],
   reason: string | null,
 ): EntityStanding {
-  return { kind, handle: write.handle, id, state, reason, place: write.place };
+  const settings = state === 'synced' ? annotatedSettings(write) : [];
+  return { kind, handle: write.handle, id, state, reason, place: write.place, settings };
 }
 
 /**

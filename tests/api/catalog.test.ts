@@ -526,4 +526,42 @@ ${indent(openapi('0.1.0'), '    ')}`,
     // The service keeps the API's last good page; the unknown API stays unresolved.
     expect(changeOf(broken, 'service', 'ledger')?.unresolved).toEqual(['api:ledger-api', 'api:missing-api']);
   });
+
+  it('keeps what the annotations of an authoritative file decide read-only, and the rest the UI’s', async () => {
+    await call(cast.admin, 'POST', '/api/catalog/sources', { name: 'vault-repo' });
+    const vault = `${group('vaults', 'Vaults')}---
+${component('vault', 'vaults').replace('  name: vault\n', '  name: vault\n  annotations:\n    beacon.io/slo: 99.9% 30d\n    beacon.io/slack-channel: vault\n    beacon.io/health-check-url: https://vault.example.com/health\n')}---
+${component('safe', 'vaults')}`;
+    await apply(cast.admin, (await plan(cast.admin, [{ path: 'vault.yaml', content: vault }], 'vault-repo')).id);
+    expect((await service('vault')).managed_by?.settings).toEqual(['health_check_url', 'slo', 'slack_channel']);
+
+    const slo = await call(cast.admin, 'PUT', '/api/services/vault/slo', { target: 99, window_days: 7 });
+    expect(slo.statusCode).toBe(409);
+    expect(json<{ message: string }>(slo).message).toContain('managed in vault-repo (vault.yaml:');
+    expect((await call(cast.admin, 'DELETE', '/api/services/vault/slo')).statusCode).toBe(409);
+    expect(
+      (await call(cast.admin, 'PATCH', '/api/services/vault/channels/slack', { channel: 'other' })).statusCode,
+    ).toBe(409);
+    const [check] = json<Array<Record<string, unknown> & { id: string }>>(
+      await call(cast.admin, 'GET', '/api/services/vault/health-checks'),
+    );
+    const body = {
+      name: check!.name,
+      endpoint: 'https://vault.example.com/other',
+      frequency: check!.frequency,
+      timeout: check!.timeout,
+      allowed_failures: check!.allowed_failures,
+      importance: check!.importance,
+      disabled: false,
+      paused: false,
+    };
+    expect((await call(cast.admin, 'PATCH', `/api/health-checks/${check!.id}`, body)).statusCode).toBe(409);
+    const paused = { ...body, endpoint: 'https://vault.example.com/health', paused: true };
+    expect((await call(cast.admin, 'PATCH', `/api/health-checks/${check!.id}`, paused)).statusCode).toBe(200);
+    // A managed service whose file sets no SLO: the SLO is the UI's.
+    expect((await call(cast.admin, 'PUT', '/api/services/safe/slo', { target: 99, window_days: 7 })).statusCode).toBe(
+      200,
+    );
+    expect((await service('safe')).managed_by?.settings).toEqual([]);
+  });
 });

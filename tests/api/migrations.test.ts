@@ -44,6 +44,7 @@ describe('migrations', () => {
         '027-slos',
         '028-scorecards',
         '029-catalog-sources',
+        '030-catalog-managed-settings',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

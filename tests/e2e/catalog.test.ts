@@ -155,6 +155,11 @@ describe('the catalogue as code in the browser', () => {
     await page.goto(url('/services/warehouse/open-api-specs'));
     await page.getByText('Warehouse API').first().waitFor();
     await screenshot(page, 'catalog-api-spec');
+    // The SLO its file sets is shown in Settings, changed only in the file.
+    await page.goto(url('/services/warehouse/settings'));
+    await page.getByText('99.9% over 30 days').waitFor();
+    await page.getByText('Its SLO change in').waitFor();
+    await screenshot(page, 'catalog-managed-slo');
     await context.close();
   });
 

@@ -57,15 +57,12 @@ export function ActionSelect<T extends string>({
   value,
   options,
   onChange,
-  disabled = false,
 }: {
   id: string;
   label: string;
   value: T;
   options: Array<{ label: string; value: T }>;
   onChange: (value: T) => Promise<unknown>;
-  /** A value decided elsewhere (a catalogue source's file). */
-  disabled?: boolean;
 }) {
   const change = useMutation({ mutationFn: onChange });
   return (
@@ -75,7 +72,7 @@ export function ActionSelect<T extends string>({
         label={label}
         value={value}
         options={options}
-        disabled={disabled || change.isPending}
+        disabled={change.isPending}
         onChange={(next) => change.mutate(next)}
         className="w-full"
       />

@@ -4,6 +4,7 @@ import { Card } from 'primereact/card';
 import { InputText } from 'primereact/inputtext';
 import { useState, type FormEvent } from 'react';
 import type { Service } from '../../contract/catalogue.js';
+import { ManagedMark } from '../components/managed-mark.js';
 import { slackOperations } from '../../contract/operations/slack.js';
 import { SLACK_CHANNEL_PATTERN, type ServiceChannel } from '../../contract/slack.js';
 import { keys } from '../api/query-keys.js';
@@ -14,6 +15,7 @@ import { useSnackbar } from '../shell/snackbars.js';
 export const CHANNEL_ADDED = 'Service Channel Added';
 export const CHANNEL_UPDATED = 'Service Channel Updated';
 export const CHANNEL_REMOVED = 'Service Channel Removed';
+const MANAGED_CHANNEL = 'Its Slack channel';
 
 /** Spec catalogue 5: the Slack channel id is required (and must look like one). */
 export function channelError(value: string): string | null {
@@ -115,6 +117,8 @@ export function ServiceChannels({ service }: { service: Service }) {
 
   const channels = query.data ?? [];
   const failed = add.isError || update.isError;
+  // Set by the service's catalogue file (beacon.io/slack-channel): shown, changed only there.
+  const managed = service.managed_by?.settings.includes('slack_channel') ? service.managed_by : null;
   const current = channels.find((channel) => channel.provider === editing);
   return (
     <Card title={<h2 className="text-xl font-semibold m-0">Channels</h2>}>
@@ -158,32 +162,37 @@ export function ServiceChannels({ service }: { service: Service }) {
                   <i className="pi pi-slack text-600" aria-hidden="true" />
                   <span className="font-semibold">{`#${channel.slack_channel.id}`}</span>
                   <span className="flex-1 text-600 text-sm">{PROVIDER_LABEL[channel.provider]}</span>
-                  <Button
-                    type="button"
-                    label="Edit"
-                    icon="pi pi-pencil"
-                    size="small"
-                    outlined
-                    aria-label={`Edit #${channel.slack_channel.id}`}
-                    onClick={() => setEditing(channel.provider)}
-                  />
-                  <Button
-                    type="button"
-                    label="Delete"
-                    icon="pi pi-trash"
-                    size="small"
-                    severity="danger"
-                    outlined
-                    aria-label={`Delete #${channel.slack_channel.id}`}
-                    loading={remove.isPending && remove.variables === channel.provider}
-                    disabled={remove.isPending}
-                    onClick={() => remove.mutate(channel.provider)}
-                  />
+                  {!managed && (
+                    <>
+                      <Button
+                        type="button"
+                        label="Edit"
+                        icon="pi pi-pencil"
+                        size="small"
+                        outlined
+                        aria-label={`Edit #${channel.slack_channel.id}`}
+                        onClick={() => setEditing(channel.provider)}
+                      />
+                      <Button
+                        type="button"
+                        label="Delete"
+                        icon="pi pi-trash"
+                        size="small"
+                        severity="danger"
+                        outlined
+                        aria-label={`Delete #${channel.slack_channel.id}`}
+                        loading={remove.isPending && remove.variables === channel.provider}
+                        disabled={remove.isPending}
+                        onClick={() => remove.mutate(channel.provider)}
+                      />
+                    </>
+                  )}
                 </li>
               ))}
             </ul>
           )}
-          {channels.length === 0 && (
+          <ManagedMark managedBy={managed} what={MANAGED_CHANNEL} />
+          {channels.length === 0 && !managed && (
             <div>
               <Button type="button" label="Add Channel" icon="pi pi-plus" onClick={() => setEditing('new')} />
             </div>

@@ -174,10 +174,7 @@ export function ServiceSettings({
         <div className="grid">
           <div className="col-12 md:col-6">
             {managed ? (
-              <div className="flex flex-column gap-2">
-                <span className="font-semibold">Owner</span>
-                <span>{service.owner.name}</span>
-              </div>
+              <ReadOnlySetting label="Owner" value={service.owner.name} />
             ) : (
               <OwnerSetting
                 key={service.owner.id}
@@ -201,14 +198,17 @@ export function ServiceSettings({
             />
           </div>
           <div className="col-12 md:col-6">
-            <ActionSelect<Stage>
-              id="service-stage"
-              label="Stage"
-              value={service.stage}
-              options={STAGES.map((value) => ({ label: stageLabel(value), value }))}
-              disabled={Boolean(managed)}
-              onChange={(stage) => edits.changeStage({ stage }).then(apply('Service Stage Updated'))}
-            />
+            {managed ? (
+              <ReadOnlySetting label="Stage" value={stageLabel(service.stage)} />
+            ) : (
+              <ActionSelect<Stage>
+                id="service-stage"
+                label="Stage"
+                value={service.stage}
+                options={STAGES.map((value) => ({ label: stageLabel(value), value }))}
+                onChange={(stage) => edits.changeStage({ stage }).then(apply('Service Stage Updated'))}
+              />
+            )}
           </div>
           <div className="col-12 md:col-6">
             <ActionSelect<Health>
@@ -226,6 +226,16 @@ export function ServiceSettings({
         <Extra key={index} service={service} />
       ))}
       {managed ? <ManagedDelete service={service} /> : <DeleteService service={service} />}
+    </div>
+  );
+}
+
+/** A setting a catalogue file decides: its value as text, where the control would be. */
+function ReadOnlySetting({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="flex flex-column gap-2">
+      <span className="font-semibold">{label}</span>
+      <span>{value}</span>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { keys } from '../api/query-keys.js';
 import { useApi } from '../api/use-api.js';
 import { errorMessage, TextField } from '../components/form.js';
 import { LabelledSelect } from '../components/labelled-select.js';
+import { ManagedMark } from '../components/managed-mark.js';
 import { useSnackbar } from '../shell/snackbars.js';
 import { deleteSlo, getSloQueryOptions, setSlo } from './slo-api.js';
 
@@ -18,6 +19,15 @@ export function SloSettingCard({ service }: { service: Service }) {
   const api = useApi();
   const { data: slo, isPending } = useQuery(getSloQueryOptions(api, service.handle));
   if (isPending) return null;
+  // Set by the service's catalogue file (beacon.io/slo): shown, changed only there.
+  if (service.managed_by?.settings.includes('slo')) {
+    return (
+      <Card title={<h2 className="text-xl font-semibold m-0">SLO</h2>}>
+        <p className="m-0">{slo ? `${slo.target}% over ${slo.window_days} days` : 'No SLO'}</p>
+        <ManagedMark managedBy={service.managed_by} what="Its SLO" />
+      </Card>
+    );
+  }
   return <SloForm key={slo ? `${slo.target}/${slo.window_days}` : 'none'} service={service} saved={slo ?? null} />;
 }
 

@@ -29,6 +29,7 @@ import { statusSubscriptionsMigration } from './migrations/026-status-subscripti
 import { slosMigration } from './migrations/027-slos.js';
 import { scorecardsMigration } from './migrations/028-scorecards.js';
 import { catalogSourcesMigration } from './migrations/029-catalog-sources.js';
+import { catalogManagedSettingsMigration } from './migrations/030-catalog-managed-settings.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -62,6 +63,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '027-slos': slosMigration(),
     '028-scorecards': scorecardsMigration(engine),
     '029-catalog-sources': catalogSourcesMigration(engine),
+    '030-catalog-managed-settings': catalogManagedSettingsMigration(),
   };
 }
 

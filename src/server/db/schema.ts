@@ -592,6 +592,8 @@ export interface CatalogEntitiesTable {
   reason: string | null;
   state_since: string;
   synced_at: string;
+  /** JSON list of the settings its annotations decide (migration 030); null for a team, or none. */
+  settings: string | null;
 }
 export type CatalogEntityRow = Selectable<CatalogEntitiesTable>;
 

@@ -467,6 +467,7 @@ async function writeStandings(
     state: CatalogEntityRow['state'],
     reason: string | null,
     place: { path: string; line: number },
+    settings: readonly string[] | null,
   ): CatalogEntityRow => {
     const earlier = before.get(`${kind}:${handle}`);
     return {
@@ -481,6 +482,8 @@ async function writeStandings(
       reason,
       state_since: earlier && earlier.state === state ? earlier.state_since : now,
       synced_at: state === 'synced' ? now : (earlier?.synced_at ?? now),
+      // An entity in error or orphaned keeps its last good version, and what its file decided of it.
+      settings: settings === null ? (earlier?.settings ?? null) : settings.length > 0 ? JSON.stringify(settings) : null,
     };
   };
   for (const s of plan.standings) {
@@ -491,7 +494,7 @@ async function writeStandings(
         : s.state === 'errored'
           ? (before.get(key)?.entity_id ?? s.id)
           : null;
-    rows.push(row(s.kind, s.handle, id, s.state, s.reason, s.place));
+    rows.push(row(s.kind, s.handle, id, s.state, s.reason, s.place, s.state === 'synced' ? s.settings : null));
   }
   for (const orphan of plan.orphans) {
     const earlier = before.get(`${orphan.kind}:${orphan.handle}`);
@@ -503,6 +506,7 @@ async function writeStandings(
         'orphaned',
         'No longer in the files',
         earlier ?? { path: '', line: 0 },
+        null,
       ),
     );
   }

@@ -3,6 +3,7 @@
  * and a change of what its files decide is refused (409) with where to make it instead.
  */
 import type { ManagedBy } from '../../contract/catalog.js';
+import type { AnnotatedSetting } from '../../domain/catalog-plan.js';
 import type { ServerContext } from '../context.js';
 import { managedMarks } from '../db/repositories/catalog.js';
 import { conflict } from '../errors.js';
@@ -24,16 +25,20 @@ export async function withManagedMarks<T extends { id: string }>(
   return entities.map((entity) => ({ ...entity, managed_by: marks.get(entity.id) ?? null }));
 }
 
-/** Refuses a change to what a source's files decide for this entity. */
+/**
+ * Refuses a change to what a source's files decide for this entity: its fields, or one of the settings its
+ * annotations decide (`setting`; without that annotation the setting is the UI's).
+ */
 export async function requireUnmanaged(
   ctx: ServerContext,
   workspaceId: string,
   entity: { id: string; handle: string },
   kind: 'service' | 'team',
   what: string,
+  setting?: AnnotatedSetting,
 ): Promise<void> {
   const mark = (await managedMarks(ctx.database.db, workspaceId, [entity.id])).get(entity.id);
-  if (mark) {
+  if (mark && (!setting || mark.settings.includes(setting))) {
     throw conflict(
       `The ${kind} ${entity.handle} is managed in ${mark.source} (${mark.path}:${mark.line}): ${what} there`,
     );

@@ -39,6 +39,8 @@ import type { HealthCheckRow } from '../db/schema.js';
 import { badRequest, fieldError, forbidden, HttpError, notFound } from '../errors.js';
 import { agentOf } from './agents.js';
 import type { Caller } from './auth.js';
+import { CATALOG_CHECK_NAME } from '../../domain/catalog-plan.js';
+import { requireUnmanaged } from './catalog-marks.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { requireTeamRunner } from './runners.js';
 import { recomputeServiceHealth } from './check-health.js';
@@ -252,6 +254,13 @@ export async function updateHealthCheck(
   input: HealthCheckUpdate,
 ): Promise<HealthCheck> {
   const { check, row: service } = await editableCheck(ctx, caller, id);
+  // The check a health-check-url annotation keeps: its file says where it points (pausing it stays the UI's).
+  const retargeted =
+    input.name !== check.name || input.endpoint.trim() !== check.endpoint || (input.kind ?? check.kind) !== check.kind;
+  if (check.name === CATALOG_CHECK_NAME && retargeted) {
+    const what = 'change its health check URL';
+    await requireUnmanaged(ctx, caller.workspace.id, service, 'service', what, 'health_check_url');
+  }
   const kind = kindColumns(input, check);
   if (input.runner) await requireTeamRunner(ctx, caller.workspace.id, service.owner_team_id, input.runner);
   // A check that becomes a heartbeat gets its secret; one that stops being one loses it.

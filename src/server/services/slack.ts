@@ -22,6 +22,7 @@ import type { ServiceChannelsTable, SlackWorkspacesTable } from '../db/schema.js
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors.js';
 import { exchangeSlackCode, slackErrorText, type SlackInstall } from '../integrations/slack.js';
 import type { Caller } from './auth.js';
+import { requireUnmanaged } from './catalog-marks.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { requireSelf } from './users.js';
 
@@ -171,6 +172,7 @@ export async function listChannels(ctx: ServerContext, caller: Caller, service: 
 
 export async function addChannel(ctx: ServerContext, caller: Caller, service: string, channel: string) {
   const { row } = await editableService(ctx, caller, service);
+  await requireUnmanaged(ctx, caller.workspace.id, row, 'service', 'change its Slack channel', 'slack_channel');
   const now = isoNow(ctx);
   const created = {
     id: randomUUID(),
@@ -203,6 +205,7 @@ export async function changeChannel(
   channel: string,
 ) {
   const { row } = await editableService(ctx, caller, service);
+  await requireUnmanaged(ctx, caller.workspace.id, row, 'service', 'change its Slack channel', 'slack_channel');
   const changed = await updateServiceChannel(ctx.database.db, caller.workspace.id, row.id, provider, {
     channel_id: channel,
     updated_at: isoNow(ctx),
@@ -214,6 +217,7 @@ export async function changeChannel(
 
 export async function removeChannel(ctx: ServerContext, caller: Caller, service: string, provider: string) {
   const { row } = await editableService(ctx, caller, service);
+  await requireUnmanaged(ctx, caller.workspace.id, row, 'service', 'change its Slack channel', 'slack_channel');
   if (!(await deleteServiceChannel(ctx.database.db, caller.workspace.id, row.id, provider))) {
     throw notFound('Channel not found');
   }

@@ -12,6 +12,7 @@ import { deleteSlo as deleteSloRow, findSlo, upsertSlo } from '../db/repositorie
 import type { ServiceRow, ServiceSloRow } from '../db/schema.js';
 import type { Db } from '../db/repositories/workspaces.js';
 import { notFound } from '../errors.js';
+import { requireUnmanaged } from './catalog-marks.js';
 import { editableService, visibleService } from './catalogue-services.js';
 
 const NO_SLO = 'The service has no SLO';
@@ -38,6 +39,7 @@ export async function getSlo(ctx: ServerContext, caller: Caller, service: string
 
 export async function setSlo(ctx: ServerContext, caller: Caller, service: string, input: Slo): Promise<SloAnswer> {
   const { row } = await editableService(ctx, caller, service);
+  await requireUnmanaged(ctx, caller.workspace.id, row, 'service', 'change its SLO', 'slo');
   await upsertSlo(ctx.database.db, {
     service_id: row.id,
     workspace_id: caller.workspace.id,
@@ -50,6 +52,7 @@ export async function setSlo(ctx: ServerContext, caller: Caller, service: string
 
 export async function deleteSlo(ctx: ServerContext, caller: Caller, service: string): Promise<void> {
   const { row } = await editableService(ctx, caller, service);
+  await requireUnmanaged(ctx, caller.workspace.id, row, 'service', 'change its SLO', 'slo');
   if (!(await deleteSloRow(ctx.database.db, caller.workspace.id, row.id))) throw notFound(NO_SLO);
 }
 

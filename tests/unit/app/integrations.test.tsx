@@ -431,6 +431,20 @@ describe('Channels panel', () => {
     expect(await screen.findByText('Service Channel Removed')).toBeTruthy();
     expect(await screen.findByText('No Channels')).toBeTruthy();
   });
+
+  it('shows a channel its catalogue file sets with where to change it, and no Edit or Delete', async () => {
+    channelsApi([{ id: 'c1', provider: 'slack', slack_channel: { id: 'C0123' } }]);
+    const managed = {
+      ...service,
+      managed_by: { source: 'repo', source_id: 's1', path: 'catalog-info.yaml', line: 4, settings: ['slack_channel'] },
+    } as typeof service;
+    render('/services/payments/settings', <Route path="*" element={<ServiceChannels service={managed} />} />);
+    expect(await screen.findByText('#C0123')).toBeTruthy();
+    expect(screen.getByText('Managed in repo')).toBeTruthy();
+    expect(screen.getByText('catalog-info.yaml:4')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Edit #C0123' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete #C0123' })).toBeNull();
+  });
 });
 
 describe('login screen with single sign-on', () => {

@@ -214,7 +214,7 @@ describe('service settings', () => {
   it('shows what a catalogue source decides as text with where to change it, and keeps health and visibility', async () => {
     const managed = {
       ...editable,
-      managed_by: { source: 'repo', source_id: 's1', path: 'catalog-info.yaml', line: 7 },
+      managed_by: { source: 'repo', source_id: 's1', path: 'catalog-info.yaml', line: 7, settings: [] },
     };
     serviceApi(managed);
     renderApp('/services/payments/settings');
@@ -223,8 +223,10 @@ describe('service settings', () => {
     expect(screen.queryByLabelText('Name')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Delete Service' })).toBeNull();
     expect(screen.getByText(/remove it from/)).toBeTruthy();
+    // The stage is the file's: shown as text; health stays the UI's.
+    expect(document.getElementById('service-stage')).toBeNull();
+    expect(screen.getByText('Stage')).toBeTruthy();
     const dropdown = (label: string) => document.getElementById(label)!.closest('.p-dropdown')!;
-    expect(dropdown('service-stage').classList.contains('p-disabled')).toBe(true);
     expect(dropdown('service-health').classList.contains('p-disabled')).toBe(false);
   });
 

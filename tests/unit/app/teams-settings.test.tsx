@@ -47,7 +47,10 @@ describe('team settings', () => {
   });
 
   it('shows a managed team’s name and description with where to change them, and no delete button', async () => {
-    const managed = { ...core, managed_by: { source: 'platform-repo', source_id: 's1', path: 'teams.yaml', line: 3 } };
+    const managed = {
+      ...core,
+      managed_by: { source: 'platform-repo', source_id: 's1', path: 'teams.yaml', line: 3, settings: [] },
+    };
     stubApi(me, { handler: settingsApi(managed, { services: 0, teams: 0 }) });
     renderTeams('/teams/core/settings');
     expect(await screen.findByRole('heading', { name: 'Name and description' })).toBeTruthy();

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { isSqlite } from '../connect.js';
 import {
   CATALOG_CHECK_NAME,
+  type AnnotatedSetting,
   type CurrentCatalogue,
   type CurrentService,
   type CurrentSpec,
@@ -198,24 +199,38 @@ async function annotatedSettings(db: Db, workspaceId: string) {
   };
 }
 
+export interface ManagedMark {
+  source: string;
+  source_id: string;
+  path: string;
+  line: number;
+  settings: AnnotatedSetting[];
+}
+
 /** The source marks of these entities (services or teams), for their reads: authoritative sources only. */
 export async function managedMarks(
   db: Db,
   workspaceId: string,
   entityIds: readonly string[],
-): Promise<Map<string, { source: string; source_id: string; path: string; line: number }>> {
-  const out = new Map<string, { source: string; source_id: string; path: string; line: number }>();
+): Promise<Map<string, ManagedMark>> {
+  const out = new Map<string, ManagedMark>();
   for (const ids of chunks(entityIds, 500)) {
     const rows = await db
       .selectFrom('catalog_entities as e')
       .innerJoin('catalog_sources as s', 's.id', 'e.source_id')
-      .select(['e.entity_id', 's.name', 's.id', 'e.path', 'e.line'])
+      .select(['e.entity_id', 's.name', 's.id', 'e.path', 'e.line', 'e.settings'])
       .where('e.workspace_id', '=', workspaceId)
       .where('e.entity_id', 'in', ids)
       .where('s.mode', '=', 'authoritative')
       .execute();
     for (const row of rows) {
-      out.set(row.entity_id!, { source: row.name, source_id: row.id, path: row.path, line: row.line });
+      out.set(row.entity_id!, {
+        source: row.name,
+        source_id: row.id,
+        path: row.path,
+        line: row.line,
+        settings: row.settings ? (JSON.parse(row.settings) as AnnotatedSetting[]) : [],
+      });
     }
   }
   return out;

@@ -12,7 +12,6 @@ import {
   type TeamWrite,
 } from '../../domain/catalog-plan.js';
 import { healthCheckCreate } from '../../contract/health.js';
-import { PAGE_SECTION_ITEM } from '../../domain/pages.js';
 import type { Visibility } from '../../domain/catalogue.js';
 import { isoNow, type ServerContext } from '../context.js';
 import { replaceSourceEntities, listSourceEntities } from '../db/repositories/catalog.js';
@@ -27,7 +26,7 @@ import type { Db } from '../db/repositories/workspaces.js';
 import type { Agent } from './agents.js';
 import { agentColumns } from './agents.js';
 import { newCheckRow } from './health.js';
-import { forgetViewer } from './viewer.js';
+import { recordPagePublished } from './pages.js';
 
 const BATCH = 500;
 
@@ -51,7 +50,15 @@ async function idsOf(trx: Db, workspaceId: string): Promise<Ids> {
   };
 }
 
-/** The plan's writes and, for a source, how each of its entities stands. Answers the users whose teams changed. */
+/** What the caller tells the rest of the server once the plan's transaction has committed. */
+export interface Written {
+  /** Users whose team memberships changed (their cached viewer is stale). */
+  users: string[];
+  /** Whether health checks were made or retargeted (the shared runner reloads them). */
+  checks: boolean;
+}
+
+/** The plan's writes and, for a source, how each of its entities stands. */
 export async function writePlan(
   ctx: ServerContext,
   trx: Db,
@@ -59,7 +66,7 @@ export async function writePlan(
   agent: Agent,
   plan: CatalogPlan,
   source: CatalogSourceRow | null,
-): Promise<void> {
+): Promise<Written> {
   const now = isoNow(ctx);
   const event = { workspace_id: workspaceId, ...agentColumns(agent), created_at: now };
   const teamWrites = plan.writes.filter((w): w is TeamWrite => w.kind === 'team');
@@ -99,7 +106,7 @@ export async function writePlan(
     await trx.updateTable('teams').set(patch).where('workspace_id', '=', workspaceId).where('id', '=', w.id!).execute();
   }
   if (teamWrites.some((w) => w.action === 'update' && w.handle !== undefined)) ids = await idsOf(trx, workspaceId);
-  await writeMembers(ctx, trx, workspaceId, teamWrites, ids, agent, now);
+  const users = await writeMembers(trx, workspaceId, teamWrites, ids, agent, now);
 
   // Services.
   const createdServices = serviceWrites.filter((w) => w.action === 'create').map((w) => ({ ...w, id: randomUUID() }));
@@ -172,9 +179,10 @@ export async function writePlan(
     serviceId: ids.services.get(w.handle)!,
     fields: new Set((changes.get(`service:${w.handle}`)?.diff ?? []).map((d) => d.field)),
   }));
-  await writeAnnotatedSettings(ctx, trx, workspaceId, annotated, now);
+  const checks = await writeAnnotatedSettings(ctx, trx, workspaceId, annotated, now);
   await writeSpecPages(trx, workspaceId, plan.specs, ids, agent, now);
   if (source) await writeStandings(trx, workspaceId, plan, source, [...createdTeams, ...createdServices], now);
+  return { users, checks };
 }
 
 /**
@@ -188,7 +196,7 @@ async function writeAnnotatedSettings(
   workspaceId: string,
   services: ReadonlyArray<{ write: ServiceWrite; serviceId: string; fields: ReadonlySet<string> }>,
   now: string,
-): Promise<void> {
+): Promise<boolean> {
   let checksChanged = false;
   for (const { write, serviceId, fields } of services) {
     if (fields.has('health_check_url') && write.healthCheckUrl !== null) {
@@ -232,7 +240,7 @@ async function writeAnnotatedSettings(
       }
     }
   }
-  if (checksChanged) ctx.refreshChecks?.();
+  return checksChanged;
 }
 
 /**
@@ -284,15 +292,8 @@ async function writeSpecPages(
       });
       await insertRevision(trx, pageId, 1, change);
     }
-    await recordEvent(trx, {
-      workspace_id: workspaceId,
-      profile_type: 'service',
-      profile_id: serviceId,
-      type: 'page.published',
-      ...agentColumns(agent),
-      data: { page: pageId, type: PAGE_SECTION_ITEM['open-api-specs'], title: spec.title },
-      created_at: now,
-    });
+    const publishedPage = { id: pageId, service_id: serviceId, section: 'open-api-specs' as const, title: spec.title };
+    await recordPagePublished(trx, workspaceId, agent, publishedPage, now);
   }
 }
 
@@ -320,16 +321,15 @@ async function insertEvents(trx: Db, rows: EventRow[]): Promise<void> {
  * names (never its admins).
  */
 async function writeMembers(
-  ctx: ServerContext,
   trx: Db,
   workspaceId: string,
   teams: readonly TeamWrite[],
   ids: Ids,
   agent: Agent,
   now: string,
-): Promise<void> {
+): Promise<string[]> {
   const handles = [...new Set(teams.flatMap((t) => [...t.members, ...t.removeMembers]))];
-  if (handles.length === 0) return;
+  if (handles.length === 0) return [];
   const users = new Map<string, string>();
   const names = new Map<string, string>();
   for (const batch of chunks(handles, BATCH)) {
@@ -385,7 +385,7 @@ async function writeMembers(
     }
     removed.push(...userIds);
   }
-  for (const userId of new Set([...rows.map((r) => r.user_id), ...removed])) forgetViewer(ctx, userId);
+  return [...new Set([...rows.map((r) => r.user_id), ...removed])];
 }
 
 /** Each written service's dependencies become exactly those its file names (the resolved ones). */

@@ -37,6 +37,7 @@ import { fetchSourceFiles, type FetchOptions } from './catalog-fetch.js';
 import { writePlan } from './catalog-apply.js';
 import { specRefusal } from './spec-validation.js';
 import { assetUrl } from './users.js';
+import { forgetViewer } from './viewer.js';
 
 const PLAN_LIFETIME_MS = 60 * 60 * 1000;
 const SOURCE_NOT_FOUND = 'The source was not found';
@@ -178,7 +179,7 @@ async function apply(
   also: Updateable<CatalogSourcesTable> = {},
 ): Promise<Planned> {
   const read = await readFiles(files);
-  return guardedTransaction(ctx.database.db, async (trx) => {
+  const { planned, written } = await guardedTransaction(ctx.database.db, async (trx) => {
     await lockCatalogWrites(trx, workspaceId);
     if (expect.plan && !(await findPlan(trx, workspaceId, expect.plan.id, ctx.now().getTime()))) {
       throw notFound(PLAN_NOT_FOUND);
@@ -187,7 +188,7 @@ async function apply(
     if (expect.plan && planned.digest !== expect.plan.digest) {
       throw conflict('The catalogue changed since this plan was made: plan again to see what applying would do now');
     }
-    await writePlan(ctx, trx, workspaceId, agent, planned.plan, source);
+    const written = await writePlan(ctx, trx, workspaceId, agent, planned.plan, source);
     if (source) {
       await updateSource(trx, source.id, {
         ...also,
@@ -200,8 +201,12 @@ async function apply(
       });
     }
     if (expect.plan) await deletePlan(trx, expect.plan.id);
-    return planned;
+    return { planned, written };
   });
+  // Once committed, so what reloads sees the writes.
+  for (const userId of written.users) forgetViewer(ctx, userId);
+  if (written.checks) ctx.refreshChecks?.();
+  return planned;
 }
 
 export function filesDigest(files: readonly DescriptorFile[]): string {

@@ -27,8 +27,9 @@ import {
   type PageListQuery,
 } from '../db/repositories/pages.js';
 import type { PageRow } from '../db/schema.js';
+import type { Db } from '../db/repositories/workspaces.js';
 import { HttpError, notFound, preconditionFailed } from '../errors.js';
-import { agentColumns, agentOf } from './agents.js';
+import { agentColumns, agentOf, type Agent } from './agents.js';
 import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { assertPublishableSpec } from './spec-validation.js';
@@ -268,17 +269,28 @@ export async function publishDraftPage(ctx: ServerContext, caller: Caller, ref: 
   };
   await ctx.database.db.transaction().execute(async (trx) => {
     await setPublished(trx, page.id, published);
-    await recordEvent(trx, {
-      workspace_id: caller.workspace.id,
-      profile_type: 'service',
-      profile_id: page.service_id,
-      type: 'page.published',
-      ...agentColumns(agentOf(caller)),
-      data: { page: page.id, type: PAGE_SECTION_ITEM[page.section], title: page.title },
-      created_at: now,
-    });
+    await recordPagePublished(trx, caller.workspace.id, agentOf(caller), page, now);
   });
   return toDraftPage({ ...page, ...published });
+}
+
+/** Tells the feeds a page was published: by hand, or as a catalogue file's API. */
+export async function recordPagePublished(
+  trx: Db,
+  workspaceId: string,
+  agent: Agent,
+  page: Pick<PageRow, 'id' | 'service_id' | 'section' | 'title'>,
+  at: string,
+): Promise<void> {
+  await recordEvent(trx, {
+    workspace_id: workspaceId,
+    profile_type: 'service',
+    profile_id: page.service_id,
+    type: 'page.published',
+    ...agentColumns(agent),
+    data: { page: page.id, type: PAGE_SECTION_ITEM[page.section], title: page.title },
+    created_at: at,
+  });
 }
 
 export async function unpublishDraftPage(ctx: ServerContext, caller: Caller, ref: DraftRef): Promise<DraftPage> {

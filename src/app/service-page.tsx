@@ -17,6 +17,7 @@ import {
 import { overviewSection, ServiceScreen, settingsSection, tabsOf } from './services/index.js';
 import { scorecardsSection } from './scorecards/index.js';
 import { SloCard, SloSettingCard } from './slo/index.js';
+import { ApiDriftCard, ProposeChecks } from './spec-checks/index.js';
 
 /** The service screens as the product has them: each section from the feature that owns it. */
 const SECTIONS = [
@@ -25,6 +26,7 @@ const SECTIONS = [
     WhatsNewCard,
     OverallHealthCard,
     SloCard,
+    ApiDriftCard,
     DependenciesCard,
     RemoteDependenciesCard,
     DependentsCard,
@@ -34,7 +36,7 @@ const SECTIONS = [
   announcementsSection,
   releaseNotesSection,
   apiDocsSection,
-  openApiSpecsSection,
+  openApiSpecsSection({ list: [ApiDriftCard], page: [ProposeChecks] }),
   graphSection,
   scorecardsSection,
   draftAnnouncementsSection,

@@ -102,6 +102,11 @@ export const runnerCheck = z
     assertions: z.array(assertion),
     /** A network error is tried again this many times within the run (0 or 1). */
     retries: z.number().int(),
+    /** A check made from a spec (DESIGN.md 16): the published document and the operation, for `schema`. */
+    spec: z
+      .object({ operation_id: z.string(), document: z.record(z.string(), z.unknown()) })
+      .nullable()
+      .optional(),
   })
   .meta({ id: 'RunnerCheck' });
 export type RunnerCheck = z.infer<typeof runnerCheck>;

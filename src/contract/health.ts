@@ -66,6 +66,26 @@ export const checkRequest = z
   })
   .meta({ id: 'CheckRequest' });
 
+/** Specs that check themselves (DESIGN.md 16). */
+/** What a check made from a spec names: the spec page (its handle) and the operation. */
+export const specLinkInput = z.strictObject({
+  page: line().min(1).max(200).describe('The handle of a published OpenAPI spec page of the same service'),
+  operation_id: line().min(1).max(300).describe('The operationId, or "METHOD /path" for one without'),
+});
+export type SpecLinkInput = z.infer<typeof specLinkInput>;
+
+export const specLink = z
+  .object({
+    page: z.string(),
+    operation_id: z.string(),
+    method: z.string().nullable(),
+    path: z.string().nullable(),
+    version: z.string().nullable().describe('The spec’s info.version the check follows'),
+    missing: z.boolean().describe('The spec’s newest version no longer has the operation'),
+  })
+  .meta({ id: 'SpecLink' });
+export type SpecLink = z.infer<typeof specLink>;
+
 export const healthCheck = z
   .object({
     id: z.string(),
@@ -95,6 +115,8 @@ export const healthCheck = z
     time_zone: z.string().nullable(),
     /** Heartbeats, for editors only: the secret URL the job pings. */
     ping_url: z.string().nullable(),
+    /** Made from a published OpenAPI spec's operation (DESIGN.md 16): its `schema` assertion reads it. */
+    spec: specLink.nullable(),
   })
   .meta({ id: 'HealthCheck' });
 export type HealthCheck = z.infer<typeof healthCheck>;
@@ -124,6 +146,7 @@ const fields = {
   grace: z.number().int().min(0).max(BOUNDS.frequency.max).nullable().optional(),
   schedule: line().min(9).max(100).nullable().optional().describe('Cron, 5 fields'),
   time_zone: line().min(1).max(64).nullable().optional().describe('IANA time zone of the schedule, default UTC'),
+  spec: specLinkInput.nullable().optional().describe('http checks: the spec operation it checks; null unlinks'),
 };
 
 /** Create: the spec's defaults fill whatever is left out (the app omits disabled, paused and an empty runner). */
@@ -148,6 +171,7 @@ export const healthCheckCreate = z.strictObject({
   grace: fields.grace,
   schedule: fields.schedule,
   time_zone: fields.time_zone,
+  spec: fields.spec,
 });
 export type HealthCheckCreate = z.infer<typeof healthCheckCreate>;
 

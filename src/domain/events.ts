@@ -25,6 +25,9 @@ export interface EventData {
   'scorecard.level_dropped': { scorecard: string; from: string; to: string | null };
   /** A passing rule on a date (a certificate, an error budget) will fail within a week. */
   'scorecard.rule_will_fail': { scorecard: string; rule: string; fails_at: string };
+  /** Answers of a check made from the service's spec break it (DESIGN.md 16): once per appearance. */
+  'api.drift_found': { operation: string; page: string; spec_version: string | null; message: string };
+  'api.drift_cleared': { operation: string; page: string; spec_version: string | null };
   'team.created': Record<string, never>;
   'team.member_added': { user: string; name: string };
   'team.member_removed': { user: string; name: string };
@@ -103,6 +106,10 @@ export function eventTitle(type: string, data: Record<string, unknown>): string 
       const day = Date.parse(text('fails_at'));
       return `${text('scorecard')}: ${text('rule')} will fail${Number.isNaN(day) ? '' : ` on ${shortUtcDay(day)}`}`;
     }
+    case 'api.drift_found':
+      return `API drift found: ${text('operation')}${text('message') ? ` (${text('message')})` : ''}`;
+    case 'api.drift_cleared':
+      return `API drift cleared: ${text('operation')}`;
     case 'team.created':
       return 'Team created';
     case 'team.member_added':

@@ -118,6 +118,8 @@ export interface ServiceFacts {
   hasChannel: boolean;
   /** The names of the dependencies in stage End of Life. */
   eolDependencies: readonly string[];
+  /** Checks made from a published spec, and the operations whose answers break it now (DESIGN.md 16). */
+  apiDrift: { specChecks: number; drifting: readonly string[] };
 }
 
 export type RuleState = 'pass' | 'fail' | 'unknown' | 'exempt';
@@ -263,9 +265,17 @@ export function evaluateRule(rule: ScorecardRule, facts: ServiceFacts): RuleOutc
             : facts.links.length > 0;
       return outcome(set, set ? `${FIELD_NAMES[field]} set` : `No ${FIELD_NAMES[field].toLowerCase()}`);
     }
-    case 'no_api_drift':
-      // Drift between a published spec and what the service answers is issue 30's; until then it is not known.
-      return { state: 'unknown', value: 'API drift is not checked yet', asOf: now };
+    case 'no_api_drift': {
+      // Without a check made from its spec nothing compares the service with its spec: unknown, never a pass.
+      const { specChecks, drifting } = facts.apiDrift;
+      if (specChecks === 0) return { state: 'unknown', value: 'No check is made from a published spec', asOf: now };
+      return outcome(
+        drifting.length === 0,
+        drifting.length === 0
+          ? `No API drift (${plural(specChecks, 'spec check')})`
+          : `Drift in ${drifting.join(', ')}`,
+      );
+    }
   }
 }
 

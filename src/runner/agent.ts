@@ -17,6 +17,7 @@ import { RUNNER_RESULTS_MAX } from '../domain/health.js';
 import type { Assertion, CheckRun, ProbeSpec } from '../domain/check-kinds.js';
 import type { Importance } from '../domain/health.js';
 import { startProbeLoop, type ProbeLoop } from './probe-loop.js';
+import { specSchemas } from './response-schemas.js';
 import { runCheck, runnableCheck, type RunnableCheck, type RunOutcome, type SeenValues } from './run-check.js';
 import { CheckScheduler } from './schedule.js';
 
@@ -56,6 +57,8 @@ interface AgentCheck {
   record: ProbeSpec['record'] | null;
   assertions: Assertion[];
   retries: number;
+  /** A check made from a spec: the published document and the operation (DESIGN.md 16). */
+  spec?: { operation_id: string; document: Record<string, unknown> } | null;
 }
 
 /** A result as the API takes it (RunnerResult). */
@@ -80,7 +83,9 @@ function runnableOf(check: AgentCheck): RunnableCheck {
     ...(check.starttls ? { starttls: check.starttls } : {}),
     ...(check.record ? { record: check.record } : {}),
   };
-  return runnableCheck(spec, check.assertions, check.importance, check.retries);
+  // A check made from a spec validates answers against the document it came with (compiled once per version).
+  const schema = check.spec ? specSchemas(check.spec.document).validator(check.spec.operation_id) : null;
+  return runnableCheck(spec, check.assertions, check.importance, check.retries, schema ?? undefined);
 }
 
 /** Results kept at most while the server cannot be reached (posted RUNNER_RESULTS_MAX at a time). */

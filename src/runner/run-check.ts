@@ -6,7 +6,14 @@
  */
 import type { Assertion, CheckRun, Observation, ProbeSpec } from '../domain/check-kinds.js';
 import type { Importance } from '../domain/health.js';
-import { changedValues, compileAssertions, evaluate, worstSeverity, type CompiledAssertions } from './assertions.js';
+import {
+  changedValues,
+  compileAssertions,
+  evaluate,
+  worstSeverity,
+  type CompiledAssertions,
+  type EvaluateOptions,
+} from './assertions.js';
 import { observe, type ObserveOptions } from './observe.js';
 
 export interface RunnableCheck {
@@ -15,6 +22,8 @@ export interface RunnableCheck {
   importance: Importance;
   /** 0 or 1: how many times a network error is tried again within the run. */
   retries: number;
+  /** A check made from a spec: validates a body against its operation's response schema (`schema`). */
+  schema?: EvaluateOptions['schema'];
 }
 
 /** A check ready to run many times: its assertions compiled once (JSONata and regexes). */
@@ -23,8 +32,9 @@ export function runnableCheck(
   assertions: Assertion[],
   importance: Importance,
   retries: number,
+  schema?: EvaluateOptions['schema'],
 ): RunnableCheck {
-  return { spec, assertions: compileAssertions(assertions), importance, retries };
+  return { spec, assertions: compileAssertions(assertions), importance, retries, ...(schema ? { schema } : {}) };
 }
 
 /** Errors worth a second try within the run: the network, not the answer. */
@@ -51,6 +61,7 @@ export async function runCheck(
   const assertions = await evaluate(check.assertions, observation, {
     importance: check.importance,
     ...(previous ? { previous } : {}),
+    ...(check.schema ? { schema: check.schema } : {}),
   });
   const failed = assertions.filter((assertion) => !assertion.pass);
   const seen = changedValues(assertions, previous);

@@ -34,6 +34,7 @@ import { registerWebApp } from './routes/web.js';
 import { runnerRoutes } from './routes/runners.js';
 import { dependencyRoutes } from './routes/dependencies.js';
 import { sloRoutes } from './routes/slo.js';
+import { specCheckRoutes } from './routes/spec-checks.js';
 import { scorecardRoutes } from './routes/scorecards.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { feedRoutes } from './routes/feeds.js';
@@ -221,6 +222,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       await api.register(runnerRoutes(ctx));
       await api.register(dependencyRoutes(ctx));
       await api.register(sloRoutes(ctx));
+      await api.register(specCheckRoutes(ctx));
       await api.register(scorecardRoutes(ctx));
       await api.register(catalogRoutes(ctx));
       await api.register(feedRoutes(ctx));

@@ -2,13 +2,15 @@
  * The demo's local target (DESIGN.md 3, issue 26): what the `demo` workspace's health checks probe, so a newcomer
  * sees results of every kind within a minute of `npm run demo`. On loopback, three ports from
  * BEACON_DEMO_TARGET_PORT: an HTTP server (`/health`, a JSON answer whose version moves every ten minutes; `/slow`,
- * now and then slower than its check allows), a TLS port whose certificate runs out in ten days, and a TCP port
+ * now and then slower than its check allows; `/orders/...`, a small API answering off its spec in one place, see
+ * demo-orders-api.ts), a TLS port whose certificate runs out in ten days, and a TCP port
  * that greets. It also pings the demo's heartbeat every 30 s, as a cron job would.
  */
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import type { ServerContext } from './context.js';
+import { answerOrdersApi } from './demo-orders-api.js';
 import { findWorkspaceByDomain } from './db/repositories/workspaces.js';
 import { recordPing } from './services/heartbeats.js';
 import { selfSignedCertificate } from './services/self-signed.js';
@@ -42,6 +44,7 @@ function httpTarget(now: () => number): Server {
       res.end(JSON.stringify({ status: 'UP', version, checks: { database: 'UP', cache: 'UP' } }));
       return;
     }
+    if (answerOrdersApi(req, res)) return;
     if (req.url === '/slow') {
       // One answer in four takes 1.5 s: a latency assertion fails now and then, as real ones do.
       const delay = slowTurn++ % 4 === 3 ? 1500 : 120;

@@ -26,6 +26,7 @@ const HTTP_DEFAULTS = {
   schedule: null,
   time_zone: null,
   ping_url: null,
+  spec: null,
 };
 /** A stored result's columns of DESIGN.md 12, empty. */
 const NO_DETAILS = { error_class: null, assertions: null, cert: null, severity: null };

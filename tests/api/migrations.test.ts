@@ -45,6 +45,7 @@ describe('migrations', () => {
         '028-scorecards',
         '029-catalog-sources',
         '030-catalog-managed-settings',
+        '031-api-drift',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

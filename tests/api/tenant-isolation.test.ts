@@ -201,6 +201,12 @@ const SCOPED: Probe[] = [
   },
   { method: 'DELETE', route: '/api/services/:service/slo', url: (b) => `${svc(b)}/slo` },
   { method: 'GET', route: '/api/services/:service/slo/status', url: (b) => `${svc(b)}/slo/status` },
+  {
+    method: 'GET',
+    route: '/api/services/:service/open-api-specs/:page/probes',
+    url: (b) => `${svc(b)}/open-api-specs/${b.page.handle}/probes`,
+  },
+  { method: 'GET', route: '/api/services/:service/drift', url: (b) => `${svc(b)}/drift` },
   // Slack: settings, linked workspaces, chat connect and service channels.
   { method: 'GET', route: '/api/slack/settings', url: () => '/api/slack/settings' },
   { method: 'GET', route: '/api/slack-workspaces', url: () => '/api/slack-workspaces' },

@@ -54,6 +54,11 @@ export const keys = {
   scorecardResults: (handle: string, filter: { cursor: number; limit: number; level: string; team: string }) =>
     ['scorecards', handle, 'results', filter] as const,
   serviceSloStatus: (handle: string) => ['service', handle, 'slo', 'status'] as const,
+  /** The operations whose answers break a service's published spec now (DESIGN.md 16). */
+  serviceDrift: (handle: string) => ['service', handle, 'drift'] as const,
+  /** The checks a published spec proposes, from one server. */
+  serviceSpecProbes: (handle: string, page: string, server: string) =>
+    ['service', handle, 'spec-probes', page, server] as const,
 
   /** A service's published pages (prefix), a page of one section's list, and one published page. */
   servicePages: (service: string) => ['service', service, 'pages'] as const,

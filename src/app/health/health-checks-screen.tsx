@@ -47,6 +47,17 @@ function HealthCheckCard({ check, onEdit }: { check: HealthCheck; onEdit?: () =>
             <div className="flex gap-2 flex-wrap">
               <Tag value={CHECK_KIND_LABELS[kind]} severity="info" />
               <Tag value={`Importance: ${healthLabel(check.importance)}`} severity="secondary" />
+              {check.spec && (
+                <Tag
+                  value={
+                    check.spec.missing
+                      ? 'Operation gone from the spec'
+                      : `Spec ${check.spec.version ?? check.spec.page}`
+                  }
+                  severity={check.spec.missing ? 'warning' : 'secondary'}
+                  title={`Made from ${check.spec.operation_id} of the spec ${check.spec.page}`}
+                />
+              )}
             </div>
           </div>
           {onEdit && (

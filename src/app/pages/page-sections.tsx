@@ -4,10 +4,10 @@ import type { ServiceSection } from '../services/index.js';
 import { DraftEditor } from './draft-editor.js';
 import { DraftList } from './draft-list.js';
 import { PAGE_KINDS } from './page-kinds.js';
-import { PublishedList, PublishedView } from './published-pages.js';
+import { PublishedList, PublishedView, type PublishedExtras } from './published-pages.js';
 
 /** A section's published pages (spec 2.1): the list at its path and one page below it, for everyone. */
-function publishedSection(section: PageSection): ServiceSection {
+function publishedSection(section: PageSection, extras: PublishedExtras = {}): ServiceSection {
   const kind = PAGE_KINDS[section];
   return {
     label: kind.label,
@@ -17,8 +17,11 @@ function publishedSection(section: PageSection): ServiceSection {
     shown: () => true,
     render: ({ service }) => (
       <Routes>
-        <Route index element={<PublishedList service={service} kind={kind} />} />
-        <Route path=":pageId" element={<PublishedView key={section} service={service} kind={kind} />} />
+        <Route index element={<PublishedList service={service} kind={kind} cards={extras.list} />} />
+        <Route
+          path=":pageId"
+          element={<PublishedView key={section} service={service} kind={kind} cards={extras.page} />}
+        />
       </Routes>
     ),
   };
@@ -52,7 +55,8 @@ function draftsSection(section: PageSection): ServiceSection {
 export const announcementsSection = publishedSection('announcements');
 export const releaseNotesSection = publishedSection('release-notes');
 export const apiDocsSection = publishedSection('api-docs');
-export const openApiSpecsSection = publishedSection('open-api-specs');
+/** The specs, with the other features' cards (API drift above the list, proposed checks on a spec). */
+export const openApiSpecsSection = (extras: PublishedExtras = {}) => publishedSection('open-api-specs', extras);
 export const draftAnnouncementsSection = draftsSection('announcements');
 export const draftReleaseNotesSection = draftsSection('release-notes');
 export const draftApiDocsSection = draftsSection('api-docs');

@@ -3,10 +3,10 @@ import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
-import type { PublishedSummary } from '../../contract/pages.js';
+import type { PublishedPage, PublishedSummary } from '../../contract/pages.js';
 import { DEFAULT_PAGE_SIZE, type Page } from '../../domain/pagination.js';
 import { useApi } from '../api/use-api.js';
 import { ListPaginator } from '../components/list-paginator.js';
@@ -21,8 +21,22 @@ import { SpecView } from './spec-view.js';
 
 const FIRST_PAGE: Page = { cursor: 0, limit: DEFAULT_PAGE_SIZE };
 
+/** Other features' cards on a section: above its list, and on one published page (below its header). */
+export interface PublishedExtras {
+  list?: ReadonlyArray<ComponentType<{ service: Service }>> | undefined;
+  page?: ReadonlyArray<ComponentType<{ service: Service; page: PublishedPage }>> | undefined;
+}
+
 /** A section's published list (spec 2.1): Name and Updated, its empty text, Manage (to the drafts) for editors. */
-export function PublishedList({ service, kind }: { service: Service; kind: PageKind }) {
+export function PublishedList({
+  service,
+  kind,
+  cards = [],
+}: {
+  service: Service;
+  kind: PageKind;
+  cards?: PublishedExtras['list'];
+}) {
   const api = useApi();
   const navigate = useNavigate();
   const [page, setPage] = useState<Page>(FIRST_PAGE);
@@ -30,60 +44,73 @@ export function PublishedList({ service, kind }: { service: Service; kind: PageK
   const state = loadStateOf(query);
   const base = `${servicePath(service.handle)}/${kind.section}`;
   return (
-    <Card>
-      <div className="flex flex-column gap-3">
-        <div className="flex align-items-center justify-content-between gap-2 flex-wrap">
-          <h1 className="text-2xl font-semibold m-0">{kind.label}</h1>
-          {service.permissions.edit && (
-            <Button
-              type="button"
-              label="Manage"
-              icon="pi pi-pencil"
-              outlined
-              onClick={() => navigate(`${servicePath(service.handle)}/${kind.draftsPath}`)}
-            />
+    <div className="flex flex-column gap-3">
+      {cards.map((Extra, index) => (
+        <Extra key={index} service={service} />
+      ))}
+      <Card>
+        <div className="flex flex-column gap-3">
+          <div className="flex align-items-center justify-content-between gap-2 flex-wrap">
+            <h1 className="text-2xl font-semibold m-0">{kind.label}</h1>
+            {service.permissions.edit && (
+              <Button
+                type="button"
+                label="Manage"
+                icon="pi pi-pencil"
+                outlined
+                onClick={() => navigate(`${servicePath(service.handle)}/${kind.draftsPath}`)}
+              />
+            )}
+          </div>
+          {state === 'pending' ? (
+            <Spinner label={`Loading ${kind.label}`} />
+          ) : state === 'offline' ? (
+            <NotAvailableOffline />
+          ) : (
+            <>
+              <DataTable
+                value={query.data?.items ?? []}
+                dataKey="id"
+                emptyMessage={kind.empty}
+                pt={{ table: { 'aria-label': kind.label } }}
+              >
+                <Column
+                  header={kind.titleLabel}
+                  body={(item: PublishedSummary) => (
+                    <Link to={`${base}/${encodeURIComponent(item.id)}`}>{item.title}</Link>
+                  )}
+                />
+                <Column
+                  header="Updated"
+                  body={(item: PublishedSummary) => (
+                    <time dateTime={item.published_at}>{formatPageDate(item.published_at)}</time>
+                  )}
+                  style={{ width: '10rem' }}
+                />
+              </DataTable>
+              <ListPaginator
+                page={page}
+                total={query.data?.total ?? 0}
+                onPage={(cursor) => setPage((current) => ({ ...current, cursor }))}
+              />
+            </>
           )}
         </div>
-        {state === 'pending' ? (
-          <Spinner label={`Loading ${kind.label}`} />
-        ) : state === 'offline' ? (
-          <NotAvailableOffline />
-        ) : (
-          <>
-            <DataTable
-              value={query.data?.items ?? []}
-              dataKey="id"
-              emptyMessage={kind.empty}
-              pt={{ table: { 'aria-label': kind.label } }}
-            >
-              <Column
-                header={kind.titleLabel}
-                body={(item: PublishedSummary) => (
-                  <Link to={`${base}/${encodeURIComponent(item.id)}`}>{item.title}</Link>
-                )}
-              />
-              <Column
-                header="Updated"
-                body={(item: PublishedSummary) => (
-                  <time dateTime={item.published_at}>{formatPageDate(item.published_at)}</time>
-                )}
-                style={{ width: '10rem' }}
-              />
-            </DataTable>
-            <ListPaginator
-              page={page}
-              total={query.data?.total ?? 0}
-              onPage={(cursor) => setPage((current) => ({ ...current, cursor }))}
-            />
-          </>
-        )}
-      </div>
-    </Card>
+      </Card>
+    </div>
   );
 }
 
 /** One published page (spec 2.1): its title and content (markdown, or the API view for specs); Edit for editors. */
-export function PublishedView({ service, kind }: { service: Service; kind: PageKind }) {
+export function PublishedView({
+  service,
+  kind,
+  cards = [],
+}: {
+  service: Service;
+  kind: PageKind;
+  cards?: PublishedExtras['page'];
+}) {
   const api = useApi();
   const navigate = useNavigate();
   const pageId = useParams()['pageId'] ?? '';
@@ -118,6 +145,9 @@ export function PublishedView({ service, kind }: { service: Service; kind: PageK
             />
           )}
         </header>
+        {cards.map((Extra, index) => (
+          <Extra key={index} service={service} page={page} />
+        ))}
         {kind.format === 'yaml' ? <SpecView text={page.content} /> : <Markdown text={page.content} />}
       </article>
     </Card>

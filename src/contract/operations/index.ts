@@ -18,6 +18,7 @@ import { scorecardOperations } from './scorecards.js';
 import { serviceOperations } from './services.js';
 import { slackOperations } from './slack.js';
 import { sloOperations } from './slo.js';
+import { specCheckOperations } from './spec-checks.js';
 import { samlOperations, ssoProviderOperations } from './sso.js';
 import { sessionOperations } from './session.js';
 import { starOperations } from './stars.js';
@@ -55,6 +56,7 @@ export const allOperations: readonly Operation[] = [
   serviceOperations,
   slackOperations,
   sloOperations,
+  specCheckOperations,
   ssoProviderOperations,
   samlOperations,
   sessionOperations,

@@ -30,6 +30,7 @@ import { slosMigration } from './migrations/027-slos.js';
 import { scorecardsMigration } from './migrations/028-scorecards.js';
 import { catalogSourcesMigration } from './migrations/029-catalog-sources.js';
 import { catalogManagedSettingsMigration } from './migrations/030-catalog-managed-settings.js';
+import { apiDriftMigration } from './migrations/031-api-drift.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -64,6 +65,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '028-scorecards': scorecardsMigration(engine),
     '029-catalog-sources': catalogSourcesMigration(engine),
     '030-catalog-managed-settings': catalogManagedSettingsMigration(),
+    '031-api-drift': apiDriftMigration(),
   };
 }
 

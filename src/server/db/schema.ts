@@ -260,7 +260,37 @@ export interface HealthChecksTable {
   last_ping_exit_code: number | null;
   failing_severity: 'warning' | 'error' | 'critical' | null;
   recovering: Generated<number>;
+  /** DESIGN.md 16 (migration 031): the OpenAPI spec page and operation the check was made from. */
+  spec_page_id: string | null;
+  spec_operation_id: string | null;
+  /** The operation's method and path when linked: a new version's operation is matched by them without its id. */
+  spec_method: string | null;
+  spec_path: string | null;
+  /** The page's published_at when linked: which published version the check follows. */
+  spec_published_at: string | null;
+  /** That version's `info.version`, to show. */
+  spec_version: string | null;
+  /** 1 when the spec's newest version no longer has the operation. */
+  spec_missing: Generated<number>;
 }
+
+/** An operation whose answers break its published spec now (DESIGN.md 16, migration 031). */
+export interface ApiDriftTable {
+  id: string;
+  workspace_id: string;
+  service_id: string;
+  page_id: string;
+  operation_id: string;
+  method: string;
+  path: string;
+  spec_version: string | null;
+  check_id: string | null;
+  since: string;
+  last_seen: string;
+  /** JSON: { status, pointer, message, value }. */
+  example: string;
+}
+export type ApiDriftRow = Selectable<ApiDriftTable>;
 
 /** A complete past UTC day of a service's daily health (seconds per state), cached from the transition log. */
 export interface HealthDailyTable {
@@ -786,6 +816,7 @@ export interface Database {
   mutes: MutesTable;
   health_transitions: HealthTransitionsTable;
   health_checks: HealthChecksTable;
+  api_drift: ApiDriftTable;
   health_check_results: HealthCheckResultsTable;
   health_check_aggregates: HealthCheckAggregatesTable;
   service_counts: ServiceCountsTable;

@@ -50,6 +50,9 @@ import { SHARED_RUNNER_AGENT } from '../services/agents.js';
 import { updateCheckFailing } from '../services/check-health.js';
 import { checkAssertions, probeSpecOf } from '../services/check-settings.js';
 import { checkHeartbeat } from '../services/heartbeats.js';
+import { judgesSpec, recordDrift } from '../services/api-drift.js';
+import { publishedSpecsOf, schemaValidator } from '../services/spec-checks.js';
+import type { PublishedSpec } from '../services/spec-documents.js';
 
 export interface SharedRunnerOptions {
   /** How often the scheduler is ticked at most, ms (it wakes earlier when a check is due sooner). */
@@ -181,6 +184,16 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     });
   };
 
+  /** What a run of a check made from a spec says about the spec (services/api-drift.ts), in the health order. */
+  const recordSpecDrift = (check: HealthCheckRow, run: RunOutcome['run']) => {
+    healthChain = healthChain
+      .then(() => recordDrift(db, check, run, SHARED_RUNNER_AGENT))
+      .catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) pause(error);
+        else log.error({ err: error, checkId: check.id }, 'could not record API drift');
+      });
+  };
+
   /** This process's share of the checks; gives back the surplus (not running) and claims up to the share. */
   const lease = async (): Promise<string[]> => {
     const now = Date.now();
@@ -222,13 +235,16 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
   };
 
   /** A check as the scheduler runs it: probes get their assertions compiled once per version of the check. */
-  const runnerCheck = (row: HealthCheckRow, state: CheckState): RunnerCheck => {
+  const runnerCheck = (row: HealthCheckRow, state: CheckState, specs: Map<string, PublishedSpec>): RunnerCheck => {
     const spec = probeSpecOf(row);
     const current = scheduler.get(row.id)?.check;
+    const validator = row.spec_page_id
+      ? schemaValidator(specs.get(row.spec_page_id), row.spec_operation_id)
+      : undefined;
     const runnable =
       current && state.version === row.updated_at
         ? current.runnable
-        : spec && runnableCheck(spec, checkAssertions(row), row.importance, row.retries);
+        : spec && runnableCheck(spec, checkAssertions(row), row.importance, row.retries, validator);
     state.version = row.updated_at;
     const frequencySeconds = spec ? row.frequency : Math.min(row.frequency, HEARTBEAT_LOOK_SECONDS);
     return { id: row.id, frequencySeconds, row, runnable };
@@ -255,6 +271,11 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
         }),
       );
     }
+    const specs = await publishedSpecsOf(
+      db,
+      null,
+      rows.filter((row) => row.spec_page_id && states.get(row.id)?.version !== row.updated_at),
+    );
     const read = new Map<string, RunnerCheck>();
     for (const row of rows) {
       let state = states.get(row.id);
@@ -281,7 +302,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
         state.importance = row.importance;
         state.name = row.name;
       }
-      read.set(row.id, runnerCheck(row, state));
+      read.set(row.id, runnerCheck(row, state, specs));
     }
     // A change that could not be written (the database was away) is written now.
     for (const id of unpersisted) {
@@ -320,6 +341,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     buffer.push(healthCheckResultRow(check, run));
     const state = states.get(check.id);
     if (!state) return; // removed while it ran
+    if (judgesSpec(check)) recordSpecDrift(check, run);
     state.seen = outcome.seen;
     const before = { failing: state.failing, severity: state.severity };
     Object.assign(state, afterRun(state, run.success, state.allowedFailures, state.recoverAfter));

@@ -161,6 +161,7 @@ export function toHealthCheck(
   service: { handle: string },
   workspaceDomain: string,
   canEdit: boolean,
+  spec: HealthCheck['spec'] = null,
 ): HealthCheck {
   const assertions = checkAssertions(row);
   const pingUrl =
@@ -191,5 +192,6 @@ export function toHealthCheck(
     schedule: row.schedule,
     time_zone: row.time_zone,
     ping_url: pingUrl,
+    spec,
   };
 }

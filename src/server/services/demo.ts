@@ -9,9 +9,13 @@ import type { WorkspaceRow } from '../db/schema.js';
 import type { HealthCheckCreate } from '../../contract/health.js';
 import { demoTargetPorts, type DemoTargetPorts } from '../demo-target.js';
 import { createHealthCheck } from './health.js';
+import { createDraftPage, publishDraftPage } from './pages.js';
+import { listSpecProbes } from './spec-checks.js';
+import { DEMO_SPEC, demoOrdersSpec } from '../demo-orders-api.js';
 import { changeService, createService, updateServiceFields } from './catalogue-services.js';
 import { addDependency, addRemoteDependency, linkRemote } from './dependencies.js';
 import { createNotice, updateNotice } from './notices.js';
+import type { Caller } from './auth.js';
 import { hashPassword } from './secrets.js';
 import { starService } from './stars.js';
 import { createTeam, searchTeams, updateTeam } from './teams.js';
@@ -143,6 +147,43 @@ async function seedDemoChecks(ctx: ServerContext, workspace: WorkspaceRow): Prom
   const caller = { workspace, user };
   const ports = demoTargetPorts(ctx.config.demoTargetPort);
   for (const { service, check } of demoChecks(ports)) await createHealthCheck(ctx, caller, service, check);
+  await seedDemoSpecChecks(ctx, caller, ports);
+}
+
+/**
+ * The demo API's spec published on Checkout, and a check made from each operation it proposes, as an editor
+ * would through "Propose checks" (issue 30): one of them finds drift.
+ */
+async function seedDemoSpecChecks(ctx: ServerContext, caller: Caller, ports: DemoTargetPorts): Promise<void> {
+  const service = 'checkout';
+  const section = 'open-api-specs';
+  const content = demoOrdersSpec(ports.http);
+  await createDraftPage(ctx, caller, service, section, {
+    handle: DEMO_SPEC.handle,
+    version: DEMO_SPEC.version,
+    content,
+  });
+  await publishDraftPage(ctx, caller, { service, section, handle: DEMO_SPEC.handle });
+  const proposed = await listSpecProbes(ctx, caller, service, DEMO_SPEC.handle, {});
+  for (const probe of proposed.probes) {
+    if (probe.reason_skipped || !probe.url) continue;
+    await createHealthCheck(ctx, caller, service, {
+      name: probe.summary ?? probe.operation_id,
+      kind: 'http',
+      endpoint: probe.url,
+      runner: null,
+      frequency: 15,
+      timeout: 3,
+      allowed_failures: 0,
+      importance: 'warning',
+      disabled: false,
+      paused: false,
+      retries: 0,
+      recover_after: 1,
+      assertions: probe.assertions,
+      spec: { page: DEMO_SPEC.handle, operation_id: probe.operation_id },
+    });
+  }
 }
 
 interface DemoService {

@@ -53,6 +53,7 @@ import {
   type CheckInput,
 } from './check-settings.js';
 import { runCheck, runnableCheck } from '../../runner/run-check.js';
+import { linkedSpec, NO_SPEC, requireSpecForSchema, schemaValidator, specColumns, specLinksOf } from './spec-checks.js';
 import type { CheckRun } from '../../domain/check-kinds.js';
 
 const HEALTH_CHECK_NOT_FOUND = 'The health check was not found';
@@ -162,7 +163,10 @@ export async function listHealthChecks(ctx: ServerContext, caller: Caller, idOrH
   const { row, viewer } = await visibleService(ctx, caller, idOrHandle);
   const rows = await listHealthCheckRows(ctx.database.db, caller.workspace.id, row.id);
   const canEdit = canEditService(viewer, row.owner_team_id);
-  return rows.map((check) => toHealthCheck(ctx, check, row, caller.workspace.domain, canEdit));
+  const links = await specLinksOf(ctx.database.db, caller.workspace.id, rows);
+  return rows.map((check) =>
+    toHealthCheck(ctx, check, row, caller.workspace.domain, canEdit, links.get(check.id) ?? null),
+  );
 }
 
 /** The spec's columns of an input (the kind's come from check-settings.ts). */
@@ -195,6 +199,7 @@ export function newCheckRow(
     service_id: serviceId,
     ...commonColumns(input),
     ...kind,
+    ...NO_SPEC,
     ping_token_hash: null,
     ping_token_sealed: null,
     ...ping,
@@ -220,10 +225,13 @@ export async function createHealthCheck(
 ): Promise<HealthCheck> {
   const { row: service } = await editableService(ctx, caller, idOrHandle);
   if (input.runner) await requireTeamRunner(ctx, caller.workspace.id, service.owner_team_id, input.runner);
-  const row = newCheckRow(ctx, caller.workspace.id, service.id, input);
+  const fresh = newCheckRow(ctx, caller.workspace.id, service.id, input);
+  const spec = await specColumns(ctx.database.db, caller.workspace.id, service.id, fresh.kind, input.spec);
+  requireSpecForSchema(fresh.assertions, spec, input.assertions_text !== undefined ? 'assertions_text' : 'assertions');
+  const row = { ...fresh, ...spec };
   await insertHealthCheck(ctx.database.db, row);
   ctx.refreshChecks?.();
-  return toHealthCheck(ctx, row, service, caller.workspace.domain, true);
+  return toHealthCheck(ctx, row, service, caller.workspace.domain, true, await specLinkOf(ctx, row));
 }
 
 /** The check and its service if the caller may see the service; a hidden check answers like a missing one. */
@@ -270,7 +278,9 @@ export async function updateHealthCheck(
         ? {}
         : newPingToken(ctx)
       : { ping_token_hash: null, ping_token_sealed: null };
-  const patch = { ...commonColumns(input), ...kind, ...ping, updated_at: isoNow(ctx) };
+  const spec = await specColumns(ctx.database.db, caller.workspace.id, service.id, kind.kind, input.spec, check);
+  requireSpecForSchema(kind.assertions, spec, input.assertions_text !== undefined ? 'assertions_text' : 'assertions');
+  const patch = { ...commonColumns(input), ...kind, ...ping, ...spec, updated_at: isoNow(ctx) };
   await ctx.database.db.transaction().execute(async (trx) => {
     await updateHealthCheckRow(trx, caller.workspace.id, check.id, patch);
     // A failing check paused, disabled or given another importance no longer holds its service where it did.
@@ -281,7 +291,14 @@ export async function updateHealthCheck(
       });
   });
   ctx.refreshChecks?.();
-  return toHealthCheck(ctx, { ...check, ...patch }, service, caller.workspace.domain, true);
+  const updated = { ...check, ...patch };
+  return toHealthCheck(ctx, updated, service, caller.workspace.domain, true, await specLinkOf(ctx, updated));
+}
+
+/** One check's spec link as the API shows it. */
+async function specLinkOf(ctx: ServerContext, row: HealthCheckRow) {
+  if (!row.spec_page_id) return null;
+  return (await specLinksOf(ctx.database.db, row.workspace_id, [row])).get(row.id) ?? null;
 }
 
 /**
@@ -294,11 +311,17 @@ export async function testHealthCheck(
   idOrHandle: string,
   input: HealthCheckCreate,
 ): Promise<HealthCheckResult> {
-  await editableService(ctx, caller, idOrHandle);
+  const { row: service } = await editableService(ctx, caller, idOrHandle);
   const columns = kindColumns(input);
   const spec = probeSpecOf({ ...columns, timeout: input.timeout });
   if (!spec) throw badRequest('A heartbeat has nothing to run: the job pings its URL');
-  const check = runnableCheck(spec, checkAssertions(columns), input.importance, columns.retries);
+  const { db } = ctx.database;
+  const link = await specColumns(db, caller.workspace.id, service.id, columns.kind, input.spec);
+  const validator = schemaValidator(
+    await linkedSpec(db, caller.workspace.id, service.id, input.spec),
+    link.spec_operation_id,
+  );
+  const check = runnableCheck(spec, checkAssertions(columns), input.importance, columns.retries, validator);
   const { run } = await runCheck(check, {
     allowPrivate: ctx.config.allowPrivateTargets,
     dnsResolvers: ctx.config.dnsResolvers,
@@ -314,7 +337,8 @@ export async function rotatePingUrl(ctx: ServerContext, caller: Caller, id: stri
   const ping = newPingToken(ctx);
   const patch = { ...ping, updated_at: isoNow(ctx) };
   await updateHealthCheckRow(ctx.database.db, caller.workspace.id, check.id, patch);
-  return toHealthCheck(ctx, { ...check, ...patch }, service, caller.workspace.domain, true);
+  const updated = { ...check, ...patch };
+  return toHealthCheck(ctx, updated, service, caller.workspace.domain, true, await specLinkOf(ctx, updated));
 }
 
 /** Results oldest first: the last 24 h by default, at most the newest 1000. Viewers of the check's service. */

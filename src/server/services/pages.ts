@@ -33,6 +33,7 @@ import { agentColumns, agentOf, type Agent } from './agents.js';
 import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { assertPublishableSpec } from './spec-validation.js';
+import { relinkSpecChecks } from './spec-checks.js';
 
 export const PAGE_NOT_FOUND = 'Page not found';
 /** Spec: a draft create or update whose handle is taken answers 422 with this text. */
@@ -291,6 +292,8 @@ export async function recordPagePublished(
     data: { page: page.id, type: PAGE_SECTION_ITEM[page.section], title: page.title },
     created_at: at,
   });
+  // Checks made from an earlier version follow this one (DESIGN.md 16).
+  if (page.section === 'open-api-specs') await relinkSpecChecks(trx, workspaceId, page.id, at);
 }
 
 export async function unpublishDraftPage(ctx: ServerContext, caller: Caller, ref: DraftRef): Promise<DraftPage> {

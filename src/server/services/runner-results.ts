@@ -4,6 +4,7 @@ import type { ServerContext } from '../context.js';
 import { healthCheckResultRow, insertHealthCheckResults } from '../db/repositories/health.js';
 import { findRunnerChecks } from '../db/repositories/runners.js';
 import type { HealthCheckResultsTable, RunnerRow } from '../db/schema.js';
+import { judgesSpec, recordDrift } from './api-drift.js';
 import { updateFailingFromResults } from './check-health.js';
 
 /**
@@ -38,6 +39,12 @@ export async function recordRunnerResults(
     if (!newest || run.start >= newest.start) latest.set(check.id, run);
   }
   if (rows.length > 0) await db.transaction().execute((trx) => insertHealthCheckResults(trx, rows));
+  // What checks made from a spec saw, oldest first, so the newest run decides (services/api-drift.ts).
+  const runs = [...results].sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
+  for (const result of runs) {
+    const check = checks.get(result.check_id);
+    if (check && judgesSpec(check)) await recordDrift(db, check, checkRunOf(result), { id: null, name: runner.name });
+  }
   const now = ctx.now();
   for (const check of checks.values())
     await updateFailingFromResults(

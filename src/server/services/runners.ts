@@ -23,6 +23,7 @@ import type { RunnerRow } from '../db/schema.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../errors.js';
 import type { Caller } from './auth.js';
 import { checkAssertions } from './check-settings.js';
+import { publishedSpecsOf, runnerSpecOf } from './spec-checks.js';
 import { chooseHandle, withFreeHandle } from './handles.js';
 import { recordRunnerResults } from './runner-results.js';
 import { findTeamOr404 } from './teams.js';
@@ -178,6 +179,7 @@ export async function syncRunner(
     sync_error: error,
   });
   const checks = await listRunnerChecks(db, caller.workspace.id, row);
+  const specs = await publishedSpecsOf(db, caller.workspace.id, checks);
   return {
     runner: { handle: row.handle, name: row.name },
     // Heartbeats are pinged, never probed: a runner has nothing to run for them.
@@ -196,6 +198,7 @@ export async function syncRunner(
         record: check.record,
         assertions: checkAssertions(check),
         retries: check.retries,
+        spec: runnerSpecOf(check, specs),
       })),
   };
 }

@@ -3,6 +3,7 @@
  * source for a chunk of services, not one per service, so a full evaluation of a workspace stays a few dozen reads.
  * The SLO status reads the transition logs of a chunk's services with an SLO together (slo.ts sloHealthLogs).
  */
+import { operationLabel } from '../../domain/api-drift.js';
 import type { CheckFacts, ServiceFacts } from '../../domain/scorecards.js';
 import type { Health } from '../../domain/catalogue.js';
 import { sloStatus } from '../../domain/slo.js';
@@ -156,7 +157,7 @@ export async function gatherFacts(
   }
   for (const chunk of chunks(services, CHUNK)) {
     const ids = chunk.map((s) => s.id);
-    const [checks, slos, incidents, specs, channels, eol] = await Promise.all([
+    const [checks, slos, incidents, specs, channels, eol, specChecks, drift] = await Promise.all([
       checkFacts(db, workspaceId, ids, now),
       sloFacts(db, workspaceId, chunk, now),
       db
@@ -193,7 +194,25 @@ export async function gatherFacts(
         .where('dependency.stage', '=', 'eol')
         .orderBy('dependency.name')
         .execute(),
+      db
+        .selectFrom('health_checks')
+        .select('service_id as key')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('service_id', 'in', ids)
+        .where('spec_page_id', 'is not', null)
+        .where('disabled', '=', 0)
+        .groupBy('service_id')
+        .execute(),
+      db
+        .selectFrom('api_drift')
+        .select(['service_id', 'method', 'path', 'operation_id'])
+        .where('workspace_id', '=', workspaceId)
+        .where('service_id', 'in', ids)
+        .orderBy('since')
+        .execute(),
     ]);
+    const specCheckCounts = countBy(specChecks);
     const specCounts = countBy(specs);
     const withChannel = new Set(channels.map((row) => row.service_id));
     for (const service of chunk) {
@@ -215,6 +234,10 @@ export async function gatherFacts(
         teamMembers: members.get(service.owner_team_id) ?? 0,
         hasChannel: withChannel.has(service.id),
         eolDependencies: eol.filter((row) => row.service_id === service.id).map((row) => row.name),
+        apiDrift: {
+          specChecks: specCheckCounts.get(service.id) ?? 0,
+          drifting: drift.filter((row) => row.service_id === service.id).map(operationLabel),
+        },
       });
     }
   }

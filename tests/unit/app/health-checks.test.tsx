@@ -53,6 +53,7 @@ function makeCheck(id: string, overrides: Partial<HealthCheck> = {}): HealthChec
     schedule: null,
     time_zone: null,
     ping_url: null,
+    spec: null,
     ...overrides,
   };
 }

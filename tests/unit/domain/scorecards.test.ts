@@ -37,6 +37,7 @@ function facts(over: Partial<ServiceFacts> = {}): ServiceFacts {
     teamMembers: 1,
     hasChannel: false,
     eolDependencies: [],
+    apiDrift: { specChecks: 0, drifting: [] },
     ...over,
   };
 }
@@ -172,7 +173,18 @@ describe('scorecard evaluators', () => {
       value: 'No description',
     });
     expect(evaluateRule(rule({ evaluator: 'field_set', params: { field: 'icon' } }), facts()).state).toBe('fail');
-    expect(evaluateRule(rule({ evaluator: 'no_api_drift', params: {} }), facts()).state).toBe('unknown');
+    const drift = rule({ evaluator: 'no_api_drift', params: {} });
+    expect(evaluateRule(drift, facts())).toMatchObject({
+      state: 'unknown',
+      value: 'No check is made from a published spec',
+    });
+    expect(evaluateRule(drift, facts({ apiDrift: { specChecks: 2, drifting: [] } }))).toMatchObject({
+      state: 'pass',
+      value: 'No API drift (2 spec checks)',
+    });
+    expect(
+      evaluateRule(drift, facts({ apiDrift: { specChecks: 2, drifting: ['getItem (GET /items/{id})'] } })),
+    ).toMatchObject({ state: 'fail', value: 'Drift in getItem (GET /items/{id})' });
   });
 });
 

@@ -17,14 +17,18 @@ export interface DriftExample {
 
 export type DriftVerdict = { breaks: false } | { breaks: true; example: DriftExample };
 
+/** Failures that are not the API's (response-schemas.ts): the spec's schema cannot be compiled, the body was cut. */
+const NO_VERDICT_RULES = new Set(['schema', 'size']);
+
 /** What a run says about its spec; null when it says nothing. */
 export function driftVerdict(run: Pick<CheckRun, 'status' | 'assertions'>): DriftVerdict | null {
   const schema = run.assertions?.find((assertion) => assertion.source === 'schema');
   if (!schema || schema.actual === null) return null;
   if (schema.pass) return { breaks: false };
   const failure = parseSchemaFailure(schema.actual);
-  // A schema the spec itself makes unusable (an external or broken $ref) says nothing about the answers.
-  if (failure?.rule === 'schema') return null;
+  // A schema the spec itself makes unusable (an external or broken $ref), or a body longer than a check reads,
+  // says nothing about the answers.
+  if (failure && NO_VERDICT_RULES.has(failure.rule)) return null;
   return {
     breaks: true,
     example: failure

@@ -17,7 +17,7 @@ import { RUNNER_RESULTS_MAX } from '../domain/health.js';
 import type { Assertion, CheckRun, ProbeSpec } from '../domain/check-kinds.js';
 import type { Importance } from '../domain/health.js';
 import { startProbeLoop, type ProbeLoop } from './probe-loop.js';
-import { specSchemas } from './response-schemas.js';
+import { specSchemas, type SpecSchemas } from './response-schemas.js';
 import { runCheck, runnableCheck, type RunnableCheck, type RunOutcome, type SeenValues } from './run-check.js';
 import { CheckScheduler } from './schedule.js';
 
@@ -74,6 +74,21 @@ interface ScheduledAgentCheck {
   runnable: RunnableCheck;
 }
 
+/** Compiled specs by their text: the checks of one spec share one compiler, and a new version gets its own. */
+const compiledSpecs = new Map<string, SpecSchemas>();
+const COMPILED_SPECS_KEPT = 50;
+
+function schemasOf(document: Record<string, unknown>): SpecSchemas {
+  const key = JSON.stringify(document);
+  let schemas = compiledSpecs.get(key);
+  if (!schemas) {
+    schemas = specSchemas(document);
+    compiledSpecs.set(key, schemas);
+    if (compiledSpecs.size > COMPILED_SPECS_KEPT) compiledSpecs.delete(compiledSpecs.keys().next().value!);
+  }
+  return schemas;
+}
+
 function runnableOf(check: AgentCheck): RunnableCheck {
   const spec: ProbeSpec = {
     kind: check.kind,
@@ -83,8 +98,8 @@ function runnableOf(check: AgentCheck): RunnableCheck {
     ...(check.starttls ? { starttls: check.starttls } : {}),
     ...(check.record ? { record: check.record } : {}),
   };
-  // A check made from a spec validates answers against the document it came with (compiled once per version).
-  const schema = check.spec ? specSchemas(check.spec.document).validator(check.spec.operation_id) : null;
+  // A check made from a spec validates answers against the document it came with, compiled once per version.
+  const schema = check.spec ? schemasOf(check.spec.document).validator(check.spec.operation_id) : null;
   return runnableCheck(spec, check.assertions, check.importance, check.retries, schema ?? undefined);
 }
 

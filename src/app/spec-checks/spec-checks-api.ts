@@ -7,6 +7,8 @@ export function getDriftQueryOptions(api: ApiClient, service: string) {
   return queryOptions({
     queryKey: keys.serviceDrift(service),
     queryFn: () => api.call(specCheckOperations.listApiDrift, { params: { service } }),
+    // Drift comes from the checks' runs, not from this viewer's changes.
+    refetchInterval: 60_000,
   });
 }
 

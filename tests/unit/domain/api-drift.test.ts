@@ -38,6 +38,12 @@ describe('what a run says about its spec', () => {
         assertions: [schema(false, "/: the spec's schema cannot be compiled: can't resolve reference (schema)")],
       }),
     ).toBeNull();
+    expect(
+      driftVerdict({
+        status: 200,
+        assertions: [schema(false, '/: the body is longer than the 64 KB a check reads (size)')],
+      }),
+    ).toBeNull();
   });
 
   it('names an operation by its route, and by its id when it has one', () => {

@@ -203,6 +203,8 @@ describe('the runner agent protocol', () => {
           // The kind's defaults, which the agent judges each run by (DESIGN.md 12).
           assertions: [{ source: 'status', op: 'in', value: ['200..299'] }],
           retries: 0,
+          // Not made from a spec: no document to validate answers against (DESIGN.md 16).
+          spec: null,
         },
       ],
     });

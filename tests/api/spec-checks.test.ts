@@ -5,7 +5,10 @@ import type { HealthCheck, HealthCheckResult } from '../../src/contract/health.j
 import type { ApiDrift, SpecProbesAnswer } from '../../src/contract/spec-checks.js';
 import { startSharedRunner, type SharedRunner } from '../../src/server/jobs/shared-runner.js';
 import { closeSharedAgents } from '../../src/runner/probe.js';
-import { addMember, createTeam } from '../support/fixtures.js';
+import type { RunnerSync } from '../../src/contract/clients.js';
+import { runCheck, runnableCheck } from '../../src/runner/run-check.js';
+import { specSchemas } from '../../src/runner/response-schemas.js';
+import { addMember, createClient, createTeam } from '../support/fixtures.js';
 import { until } from '../support/until.js';
 import {
   authHeaders,
@@ -337,6 +340,65 @@ describe('drift', () => {
   }, 60_000);
 });
 
+describe('team runners', () => {
+  it('get the published document with a check made from it, and their results find and clear drift', async () => {
+    const runners = await call(owner, 'POST', '/api/teams/shop-team/runners', {
+      name: 'Shop Box',
+      description: 'In the shop network',
+      handle: 'shop-box',
+    });
+    expect(runners.statusCode, runners.body).toBe(201);
+    const agent = (
+      await createClient(server, owner, 'shop-team', { scopes: ['beacon.runner.read', 'beacon.runner.manage'] })
+    ).caller;
+    const answer = json<SpecProbesAnswer>(await probes());
+    const getItem = answer.probes.find((probe) => probe.operation_id === 'getItem')!;
+    const created = await call(owner, 'POST', '/api/services/shop/health-checks', {
+      ...common,
+      runner: 'shop-box',
+      name: 'Item via runner',
+      endpoint: getItem.url,
+      assertions: getItem.assertions,
+      spec: { page: 'items-api', operation_id: 'getItem' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const check = json<HealthCheck>(created);
+    const sync = json<RunnerSync>(await call(agent, 'POST', '/api/runners/shop-box/actions/sync', {}));
+    const handed = sync.checks.find((candidate) => candidate.id === check.id)!;
+    expect(handed.spec).toMatchObject({ operation_id: 'getItem', document: { info: { version: 'v1' } } });
+
+    // What the agent does with it: the same engine, the schema from the document it was given.
+    const runnable = runnableCheck(
+      { kind: 'http', endpoint: handed.endpoint, timeoutSeconds: handed.timeout },
+      handed.assertions,
+      handed.importance,
+      handed.retries,
+      specSchemas(handed.spec!.document).validator('getItem') ?? undefined,
+    );
+    const report = async () => {
+      const { run } = await runCheck(runnable, { allowPrivate: true });
+      const posted = await call(agent, 'POST', '/api/runners/shop-box/results', {
+        results: [{ ...run, check_id: check.id, start: new Date(run.start).toISOString() }],
+      });
+      expect(posted.statusCode, posted.body).toBe(200);
+    };
+    const before = (await driftEvents()).length;
+    offSpec = true;
+    await report();
+    expect((await drift()).map((item) => [item.operation_id, item.example.pointer])).toContainEqual([
+      'getItem',
+      '/price',
+    ]);
+    offSpec = false;
+    await report();
+    expect((await drift()).filter((item) => item.operation_id === 'getItem')).toEqual([]);
+    expect((await driftEvents()).slice(before).map((event) => event.type)).toEqual([
+      'api.drift_found',
+      'api.drift_cleared',
+    ]);
+  });
+});
+
 describe('a new spec version', () => {
   it('re-links checks to the operations that remain, flags the ones gone, and offers the new ones', async () => {
     await publishSpec('v2');
@@ -350,8 +412,13 @@ describe('a new spec version', () => {
     expect(answer.flagged).toEqual([{ id: byName.get('listItems')!.id, name: 'listItems', operation_id: 'listItems' }]);
     const stock = answer.probes.find((probe) => probe.operation_id === 'getStock')!;
     expect(stock).toMatchObject({ url: `http://127.0.0.1:${port}/v1/items/7/stock`, checks: [] });
-    expect(answer.probes.find((probe) => probe.operation_id === 'fetchItem')!.checks).toEqual([
-      { id: byName.get('getItem')!.id, name: 'getItem' },
-    ]);
+    const fetchChecks = answer.probes.find((probe) => probe.operation_id === 'fetchItem')!.checks;
+    expect(fetchChecks).toHaveLength(2);
+    expect(fetchChecks).toEqual(
+      expect.arrayContaining([
+        { id: byName.get('getItem')!.id, name: 'getItem' },
+        { id: byName.get('Item via runner')!.id, name: 'Item via runner' },
+      ]),
+    );
   });
 });

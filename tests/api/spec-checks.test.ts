@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HealthCheck, HealthCheckResult } from '../../src/contract/health.js';
+import type { ServiceScorecard } from '../../src/contract/scorecards.js';
 import type { ApiDrift, SpecProbesAnswer } from '../../src/contract/spec-checks.js';
 import { startSharedRunner, type SharedRunner } from '../../src/server/jobs/shared-runner.js';
 import { closeSharedAgents } from '../../src/runner/probe.js';
@@ -316,13 +317,38 @@ describe('drift', () => {
         example: { status: 200, pointer: '/price', message: expect.stringContaining('number'), value: '"12.50"' },
       },
     ]);
+    // A scorecard's "no API drift" rule reads it.
+    const card = await call(owner, 'POST', '/api/scorecards', {
+      handle: 'contracts',
+      name: 'Contracts',
+      description: 'Answers keep to the spec',
+      levels: [{ key: 'kept', name: 'Kept' }],
+      rules: [
+        { key: 'no-drift', name: 'No API drift', level: 'kept', weight: 1, evaluator: 'no_api_drift', params: {} },
+      ],
+    });
+    expect(card.statusCode, card.body).toBe(201);
+    const driftRule = async () =>
+      json<ServiceScorecard[]>(await call(owner, 'GET', '/api/services/shop/scorecards'))
+        .find((result) => result.scorecard.handle === 'contracts')!
+        .rules.find((rule) => rule.key === 'no-drift')!;
+    expect(await driftRule()).toMatchObject({ state: 'fail', value: 'Drift in getItem (GET /items/{itemId})' });
     // More runs off spec: still one drift, one event.
     await until(async () => (await drift())[0]!.last_seen > found[0]!.since, 30_000);
     offSpec = false;
     await until(async () => (await drift()).length === 0, 30_000);
+    expect(await driftRule()).toMatchObject({ state: 'pass', value: 'No API drift (2 spec checks)' });
     const events = await driftEvents();
     expect(events.map((event) => event.type)).toEqual(['api.drift_found', 'api.drift_cleared']);
     expect(JSON.parse(events[0]!.data)).toMatchObject({ operation: 'getItem (GET /items/{itemId})' });
+    // The service's watchers (its team) are told each, once.
+    const notices = json<{ message: string }[]>(
+      await call(owner, 'GET', `/api/users/${owner.handle}/notifications`),
+    ).map((notification) => notification.message);
+    expect(notices.filter((message) => message.includes('API drift'))).toEqual([
+      'Shop: API drift cleared: getItem (GET /items/{itemId})',
+      'Shop: API drift found: getItem (GET /items/{itemId}) (must be number (type))',
+    ]);
   }, 90_000);
 
   it('never fetches an external $ref: the operation’s schema assertion fails saying why', async () => {

@@ -27,6 +27,7 @@ import {
   type FailingState,
   type Importance,
 } from './health.js';
+import { plural } from './words.js';
 
 const MS_PER_HOUR = 3_600_000;
 
@@ -316,8 +317,6 @@ export function summariseAggregates(
   }
   return { probes, failures, failedBuckets, worstP95 };
 }
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /**
  * The sentence under an aggregates chart, also its accessible name: 'Last 7 days: 1200 probes, 3 failed in 2

@@ -4,6 +4,7 @@
  * (plus grace). A `fail` ping (or a non-zero exit code) fails it until the next success ping.
  */
 import { Cron } from 'croner';
+import { plural } from './words.js';
 
 export interface HeartbeatState {
   /** Seconds between pings (the check's frequency). */
@@ -21,8 +22,6 @@ export interface HeartbeatState {
 
 export type HeartbeatVerdict =
   { state: 'up' } | { state: 'failed' } | { state: 'late'; dueAt: number; message: string };
-
-const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
 /** "90 s" -> "1 min 30 s": how people read a period. */
 export function formatSeconds(seconds: number): string {

@@ -6,6 +6,7 @@
  */
 import type { Health, Stage, Visibility } from './catalogue.js';
 import { healthRank, MS_PER_DAY, utcDayStart } from './health.js';
+import { plural } from './words.js';
 
 export const SCORECARD_EVALUATORS = [
   'slo_met',
@@ -162,7 +163,6 @@ export function linkKinds(link: { name: string; url: string }): LinkKind[] {
   return kinds;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const percent = (value: number) => `${Number(value.toFixed(3))} %`;
 
 function evaluateChecksFailing(facts: ServiceFacts, minutes: number): RuleOutcome {

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import relativeTime from 'dayjs/plugin/relativeTime.js';
 import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { InputText } from 'primereact/inputtext';
@@ -38,8 +37,7 @@ import {
   type EntityFilter,
 } from './catalog-api.js';
 import { PlanView } from './catalog-plan-view.js';
-
-dayjs.extend(relativeTime);
+import { fromNow } from '../components/from-now.js';
 
 export const CATALOG_INTRO =
   'Describe services and teams in Backstage descriptor files (catalog-info.yaml) next to their code. A plan shows ' +
@@ -64,7 +62,7 @@ const FILTERS: Array<{ label: string; value: EntityFilter }> = [
 ];
 
 const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError ? error.firstError() : fallback);
-const ago = (iso: string) => <time dateTime={iso}>{dayjs(iso).fromNow()}</time>;
+const ago = (iso: string) => <time dateTime={iso}>{fromNow(iso)}</time>;
 
 /** The admin overview's card. */
 export function CatalogCard() {

@@ -20,6 +20,7 @@ import {
   STATUS_PAGES_PATH,
   statusPagePath,
 } from './status-pages-api.js';
+import { plural } from '../../domain/words.js';
 
 export const STATUS_PAGE_DELETED = 'Status page was deleted';
 export const STATUS_PAGE_DELETE_FAILED = 'There was an error while deleting your status page';
@@ -30,7 +31,6 @@ export const STATUS_PAGES_EMPTY =
 const NEW_PAGE_PATH = `${STATUS_PAGES_PATH}/new`;
 
 const serviceCount = (page: StatusPage) => page.groups.reduce((sum, group) => sum + group.services.length, 0);
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** Where visitors read the page, in a new tab; its name says which page. */
 function OpenPageLink({ page }: { page: StatusPage }) {

@@ -1,5 +1,3 @@
-import dayjs from 'dayjs';
-import relativeTime from 'dayjs/plugin/relativeTime.js';
 import { Button } from 'primereact/button';
 import { Menu } from 'primereact/menu';
 import type { MenuItem } from 'primereact/menuitem';
@@ -10,8 +8,7 @@ import { capitalise } from '../../domain/roles.js';
 import { ProfileAvatar } from './avatar.js';
 import { isNetworkFailure, LastSynced, NOT_AVAILABLE_OFFLINE } from './load-state.js';
 import { Spinner } from './status-screens.js';
-
-dayjs.extend(relativeTime);
+import { fromNow } from './from-now.js';
 
 export type { FeedEvent };
 
@@ -74,9 +71,7 @@ export function FeedList({
               <div className="flex flex-wrap gap-2 align-items-baseline">
                 <span className="font-semibold">{event.profile.name}</span>
                 <span className={strong ? 'text-700' : 'text-600'}>{event.agent_name}</span>
-                <span className={strong ? 'text-700 text-sm' : 'text-500 text-sm'}>
-                  {dayjs(event.created_at).fromNow()}
-                </span>
+                <span className={strong ? 'text-700 text-sm' : 'text-500 text-sm'}>{fromNow(event.created_at)}</span>
               </div>
               <div>{event.title}</div>
               <Link to={feedProfilePath(event)}>View {capitalise(event.profile.type)}</Link>

@@ -1,9 +1,6 @@
-import dayjs from 'dayjs';
-import relativeTime from 'dayjs/plugin/relativeTime.js';
 import { useOnline } from './use-online.js';
 import { MessageCard } from './status-screens.js';
-
-dayjs.extend(relativeTime);
+import { fromNow } from './from-now.js';
 
 /** Shown for a screen never seen on this device while the network is cut (DESIGN.md 6). */
 export const NOT_AVAILABLE_OFFLINE = 'Not available offline';
@@ -50,7 +47,7 @@ export function LastSynced({ query }: { query: { data: unknown; isError: boolean
       <i className="pi pi-history" aria-hidden="true" />
       <span>
         Offline · last synced{' '}
-        <time dateTime={new Date(query.dataUpdatedAt).toISOString()}>{dayjs(query.dataUpdatedAt).fromNow()}</time>
+        <time dateTime={new Date(query.dataUpdatedAt).toISOString()}>{fromNow(query.dataUpdatedAt)}</time>
       </span>
     </p>
   );

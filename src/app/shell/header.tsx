@@ -1,5 +1,3 @@
-import dayjs from 'dayjs';
-import relativeTime from 'dayjs/plugin/relativeTime.js';
 import { Badge } from 'primereact/badge';
 import { Button } from 'primereact/button';
 import { Menu } from 'primereact/menu';
@@ -17,8 +15,7 @@ import { useOutboxStatus } from '../../local/use-outbox.js';
 import { useLocal } from '../local/local-provider.js';
 import { useOnline } from '../components/use-online.js';
 import { LastSynced } from '../components/load-state.js';
-
-dayjs.extend(relativeTime);
+import { fromNow } from '../components/from-now.js';
 
 /** The main links: in the header on larger screens, in the main menu on phones. */
 const MAIN_NAV: ReadonlyArray<readonly [string, string]> = [
@@ -235,7 +232,7 @@ export function Header({
                       </span>
                       {item.created_at && (
                         <time dateTime={item.created_at} className="text-sm text-600">
-                          {dayjs(item.created_at).fromNow()}
+                          {fromNow(item.created_at)}
                         </time>
                       )}
                     </span>

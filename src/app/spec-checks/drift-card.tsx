@@ -4,6 +4,7 @@ import { Tag } from 'primereact/tag';
 import { Link } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
 import type { ApiDrift } from '../../contract/spec-checks.js';
+import { plural } from '../../domain/words.js';
 import { useApi } from '../api/use-api.js';
 import { formatNoticeTime } from '../notices/index.js';
 import { servicePath } from '../routing/paths.js';
@@ -30,7 +31,7 @@ export function ApiDriftCard({ service }: { service: Service }) {
       title={
         <div className="flex align-items-center gap-2">
           <h2 className="text-xl font-semibold m-0">API drift</h2>
-          <Tag severity="warning" value={`${drift.length} ${drift.length === 1 ? 'operation' : 'operations'}`} />
+          <Tag severity="warning" value={plural(drift.length, 'operation')} />
         </div>
       }
     >

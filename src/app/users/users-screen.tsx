@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import relativeTime from 'dayjs/plugin/relativeTime.js';
 import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { InputSwitch } from 'primereact/inputswitch';
@@ -24,8 +23,7 @@ import { useSnackbar } from '../shell/snackbars.js';
 import { getInvitesQueryOptions, getUsersQueryOptions, USERS_PAGE_SIZE } from './users-api.js';
 import { userPath } from '../routing/paths.js';
 import { LastSynced, loadStateOf, NotAvailableOffline } from '../components/load-state.js';
-
-dayjs.extend(relativeTime);
+import { fromNow } from '../components/from-now.js';
 
 /** Replaces the item with the same id in a cached page. */
 function replaceItem<T extends { id: string }>(page: PageOf<T> | undefined, item: T): PageOf<T> | undefined {
@@ -155,7 +153,7 @@ function InvitesTable({ params, onPage }: { params: SearchPage; onPage: (cursor:
         pt={{ table: { 'aria-label': 'Pending invites' } }}
       >
         <Column header="Email" field="email" />
-        <Column header="Last Sent" body={(invite: Invite) => dayjs(invite.last_sent).fromNow()} />
+        <Column header="Last Sent" body={(invite: Invite) => fromNow(invite.last_sent)} />
         <Column
           header={<span className="p-hidden-accessible">Actions</span>}
           body={(invite: Invite) => (

@@ -34,6 +34,7 @@ import {
   DURATION,
   enginesToRun,
   positiveNumber,
+  printAligned,
   profiled,
   registerAndLogIn,
   WARMUP_SECONDS,
@@ -325,15 +326,10 @@ function printTable(rows: Row[]): void {
       pass ? 'PASS' : 'FAIL',
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const format = (cells: string[]) =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(
     `\nTarget: ratio at least the row's target and beacon p99 < ${TARGET_P99_MS} ms; kept = answers given from what was kept`,
   );
-  console.log(format(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const line of lines) console.log(format(line));
+  printAligned(header, lines);
 }
 
 const engines = enginesToRun();

@@ -51,14 +51,28 @@ export async function recordDrift(
     path: check.spec_path ?? '',
   };
   const at = new Date(run.start).toISOString();
+  // Most runs change nothing (an answer to spec, no drift; or drift seen again): one indexed read, no transaction.
+  const current = await db
+    .selectFrom('api_drift')
+    .select(['id', 'last_seen'])
+    .where('service_id', '=', check.service_id)
+    .where('page_id', '=', pageId)
+    .where('operation_id', '=', operation.operation_id)
+    .executeTakeFirst();
+  if (!verdict.breaks && !current) return;
+  if (verdict.breaks && current) {
+    if (at > current.last_seen)
+      await db
+        .updateTable('api_drift')
+        .set({ last_seen: at })
+        .where('id', '=', current.id)
+        .where('last_seen', '<', at)
+        .execute();
+    return;
+  }
+  // Found or cleared: the row and its event together, once, whichever runner reports meanwhile (the delete's count
+  // and the insert's conflict decide).
   await db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('api_drift')
-      .select(['id', 'last_seen'])
-      .where('service_id', '=', check.service_id)
-      .where('page_id', '=', pageId)
-      .where('operation_id', '=', operation.operation_id)
-      .executeTakeFirst();
     const event = (type: 'api.drift_found' | 'api.drift_cleared', message?: string) =>
       recordEvent(trx, {
         workspace_id: check.workspace_id,
@@ -75,14 +89,8 @@ export async function recordDrift(
         created_at: at,
       });
     if (!verdict.breaks) {
-      if (!current) return;
-      const { numDeletedRows } = await trx.deleteFrom('api_drift').where('id', '=', current.id).executeTakeFirst();
+      const { numDeletedRows } = await trx.deleteFrom('api_drift').where('id', '=', current!.id).executeTakeFirst();
       if (numDeletedRows > 0n) await event('api.drift_cleared');
-      return;
-    }
-    if (current) {
-      if (at > current.last_seen)
-        await trx.updateTable('api_drift').set({ last_seen: at }).where('id', '=', current.id).execute();
       return;
     }
     const inserted = await trx

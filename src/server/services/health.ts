@@ -53,7 +53,7 @@ import {
   type CheckInput,
 } from './check-settings.js';
 import { runCheck, runnableCheck } from '../../runner/run-check.js';
-import { linkedSpec, NO_SPEC, requireSpecForSchema, schemaValidator, specColumns, specLinksOf } from './spec-checks.js';
+import { NO_SPEC, requireSpecForSchema, schemaValidator, specColumns, specLinksOf } from './spec-checks.js';
 import type { CheckRun } from '../../domain/check-kinds.js';
 
 const HEALTH_CHECK_NOT_FOUND = 'The health check was not found';
@@ -225,11 +225,12 @@ export async function createHealthCheck(
 ): Promise<HealthCheck> {
   const { row: service } = await editableService(ctx, caller, idOrHandle);
   if (input.runner) await requireTeamRunner(ctx, caller.workspace.id, service.owner_team_id, input.runner);
+  const { db } = ctx.database;
   const fresh = newCheckRow(ctx, caller.workspace.id, service.id, input);
-  const spec = await specColumns(ctx.database.db, caller.workspace.id, service.id, fresh.kind, input.spec);
+  const { columns: spec } = await specColumns(db, caller.workspace.id, service.id, fresh.kind, input.spec);
   requireSpecForSchema(fresh.assertions, spec, input.assertions_text !== undefined ? 'assertions_text' : 'assertions');
   const row = { ...fresh, ...spec };
-  await insertHealthCheck(ctx.database.db, row);
+  await insertHealthCheck(db, row);
   ctx.refreshChecks?.();
   return toHealthCheck(ctx, row, service, caller.workspace.domain, true, await specLinkOf(ctx, row));
 }
@@ -278,7 +279,14 @@ export async function updateHealthCheck(
         ? {}
         : newPingToken(ctx)
       : { ping_token_hash: null, ping_token_sealed: null };
-  const spec = await specColumns(ctx.database.db, caller.workspace.id, service.id, kind.kind, input.spec, check);
+  const { columns: spec } = await specColumns(
+    ctx.database.db,
+    caller.workspace.id,
+    service.id,
+    kind.kind,
+    input.spec,
+    check,
+  );
   requireSpecForSchema(kind.assertions, spec, input.assertions_text !== undefined ? 'assertions_text' : 'assertions');
   const patch = { ...commonColumns(input), ...kind, ...ping, ...spec, updated_at: isoNow(ctx) };
   await ctx.database.db.transaction().execute(async (trx) => {
@@ -315,12 +323,8 @@ export async function testHealthCheck(
   const columns = kindColumns(input);
   const spec = probeSpecOf({ ...columns, timeout: input.timeout });
   if (!spec) throw badRequest('A heartbeat has nothing to run: the job pings its URL');
-  const { db } = ctx.database;
-  const link = await specColumns(db, caller.workspace.id, service.id, columns.kind, input.spec);
-  const validator = schemaValidator(
-    await linkedSpec(db, caller.workspace.id, service.id, input.spec),
-    link.spec_operation_id,
-  );
+  const link = await specColumns(ctx.database.db, caller.workspace.id, service.id, columns.kind, input.spec);
+  const validator = schemaValidator(link.spec, link.columns.spec_operation_id);
   const check = runnableCheck(spec, checkAssertions(columns), input.importance, columns.retries, validator);
   const { run } = await runCheck(check, {
     allowPrivate: ctx.config.allowPrivateTargets,

@@ -90,8 +90,9 @@ export async function listSpecProbes(
 const refuseSpec = (message: string) => badRequest(`spec: ${message}`, { spec: [message] });
 
 /**
- * The spec columns of a create or an update: a link to a published spec page of the same service and one of its
- * operations (http checks only); null unlinks; left out, an update keeps the link (a create has none).
+ * The spec columns of a create, an update or a "Test": a link to a published spec page of the same service and one
+ * of its operations (http checks only); null unlinks; left out, an update keeps the link (a create has none). With
+ * them, the published spec the input named, read for them (null when the input named none).
  */
 export async function specColumns(
   db: Db,
@@ -100,16 +101,16 @@ export async function specColumns(
   kind: CheckKind,
   input: SpecLinkInput | null | undefined,
   current?: HealthCheckRow,
-): Promise<SpecColumns> {
-  if (input === undefined) return current && kind === 'http' ? pickSpec(current) : NO_SPEC;
-  if (input === null) return NO_SPEC;
+): Promise<{ columns: SpecColumns; spec: PublishedSpec | null }> {
+  if (input === undefined) return { columns: current && kind === 'http' ? pickSpec(current) : NO_SPEC, spec: null };
+  if (input === null) return { columns: NO_SPEC, spec: null };
   if (kind !== 'http') throw refuseSpec('Only http checks are made from a spec');
   const page = await findServicePage(db, workspaceId, serviceId, 'open-api-specs', input.page);
   const spec = page && publishedSpec(page);
   if (!spec) throw refuseSpec(`The service has no published OpenAPI spec ${input.page}`);
   const operation = spec.operations().find((candidate) => candidate.operation_id === input.operation_id);
   if (!operation) throw refuseSpec(`Version ${spec.version} of the spec has no operation ${input.operation_id}`);
-  return {
+  const columns = {
     spec_page_id: spec.pageId,
     spec_operation_id: operation.operation_id,
     spec_method: operation.method,
@@ -118,6 +119,7 @@ export async function specColumns(
     spec_version: spec.version,
     spec_missing: 0,
   };
+  return { columns, spec };
 }
 
 /** A `schema` assertion reads the linked operation's response schema: refused on a check without a link. */
@@ -223,18 +225,6 @@ export async function relinkSpecChecks(trx: Db, workspaceId: string, pageId: str
 export function schemaValidator(spec: PublishedSpec | null | undefined, operationId: string | null) {
   if (!spec || !operationId) return undefined;
   return spec.schemas().validator(operationId) ?? undefined;
-}
-
-/** The published spec a create or "Test" names, for its validator (specColumns has checked the link). */
-export async function linkedSpec(
-  db: Db,
-  workspaceId: string,
-  serviceId: string,
-  input: SpecLinkInput | null | undefined,
-): Promise<PublishedSpec | null> {
-  if (!input) return null;
-  const page = await findServicePage(db, workspaceId, serviceId, 'open-api-specs', input.page);
-  return page ? publishedSpec(page) : null;
 }
 
 /**

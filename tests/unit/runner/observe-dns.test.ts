@@ -73,39 +73,54 @@ function answer(query: DecodedPacket, transport: 'udp' | 'tcp'): Buffer {
   return dnsPacket.encode({ ...base, answers: records.filter((r) => r.type === question?.type || r.type === 'CNAME') });
 }
 
-/** A DNS server on a loopback port, UDP and TCP, answering from ZONE with dns-packet. */
+/**
+ * A DNS server on a loopback port, UDP and TCP, answering from ZONE with dns-packet. The TCP side takes the port
+ * the UDP side was given, which another test file may hold for TCP: then both let go and another port is tried
+ * (a listen error unheard left the test waiting until its timeout).
+ */
 async function serveDns(): Promise<DnsServer> {
   const questions: string[] = [];
   const note = (query: DecodedPacket, transport: string) =>
     questions.push(`${query.questions?.[0]?.name} ${query.questions?.[0]?.type} ${transport}`);
-  const udp = createSocket('udp4');
-  udp.on('message', (message, peer) => {
-    const query = dnsPacket.decode(message);
-    note(query, 'udp');
-    udp.send(answer(query, 'udp'), peer.port, peer.address);
-  });
-  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
-  const { port } = udp.address();
-
-  const sockets = new Set<Socket>();
-  const tcp = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.on('data', (chunk: Buffer) => {
-      const query = dnsPacket.decode(chunk.subarray(2));
-      note(query, 'tcp');
-      const reply = answer(query, 'tcp');
-      const length = Buffer.alloc(2);
-      length.writeUInt16BE(reply.length);
-      socket.write(Buffer.concat([length, reply]));
+  for (let attempt = 1; ; attempt++) {
+    const udp = createSocket('udp4');
+    udp.on('message', (message, peer) => {
+      const query = dnsPacket.decode(message);
+      note(query, 'udp');
+      udp.send(answer(query, 'udp'), peer.port, peer.address);
     });
-  });
-  await new Promise<void>((resolve) => tcp.listen(port, '127.0.0.1', resolve));
-  cleanups.push(async () => {
-    udp.close();
-    await closeServer(tcp, sockets);
-  });
-  return { resolver: `127.0.0.1:${port}`, questions };
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    const { port } = udp.address();
+
+    const sockets = new Set<Socket>();
+    const tcp = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('data', (chunk: Buffer) => {
+        const query = dnsPacket.decode(chunk.subarray(2));
+        note(query, 'tcp');
+        const reply = answer(query, 'tcp');
+        const length = Buffer.alloc(2);
+        length.writeUInt16BE(reply.length);
+        socket.write(Buffer.concat([length, reply]));
+      });
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(port, '127.0.0.1', resolve);
+      });
+    } catch (error) {
+      udp.close();
+      if (attempt >= 10) throw error;
+      continue;
+    }
+    cleanups.push(async () => {
+      udp.close();
+      await closeServer(tcp, sockets);
+    });
+    return { resolver: `127.0.0.1:${port}`, questions };
+  }
 }
 
 /** A UDP port that reads queries and never answers. */

@@ -48,7 +48,7 @@ export const specProbesAnswer = z
   .meta({ id: 'SpecProbes' });
 export type SpecProbesAnswer = z.infer<typeof specProbesAnswer>;
 
-export const specPageParams = serviceParams.extend({ page: line().min(1).max(200) });
+export const specPageParams = serviceParams.extend({ page: line().min(1).max(64) });
 
 export const driftExample = z
   .object({

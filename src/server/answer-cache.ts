@@ -61,6 +61,8 @@ export class Answer {
 export interface Made {
   body: Buffer;
   headers?: Record<string, string>;
+  /** What the read answered, before it was serialised (the items, for a page). */
+  value?: unknown;
 }
 
 interface Entry {

@@ -109,9 +109,13 @@ export function route<O extends Operation>(
           const result = (await handler(args)) as HandlerResult<O>;
           if (operation.paged) {
             const page = result as PageOf<unknown>;
-            return { body: serialized(reply, page.items), headers: { total: String(page.total) } };
+            return {
+              body: serialized(reply, page.items),
+              headers: { total: String(page.total) },
+              value: page.items,
+            };
           }
-          return { body: serialized(reply, result) };
+          return { body: serialized(reply, result), value: result };
         };
         const kept = await keep(ctx, request.caller, request.url, made);
         if (kept) return reply.code(status).headers(kept.headers).type(JSON_TYPE).send(kept.body);

@@ -1,6 +1,6 @@
 /**
- * The catalogue's reads are kept per process until the workspace's catalogue changes (services/catalogue-cache.ts,
- * migration 021). What must hold: every change shows in the very next read, whichever process made it (the writes
+ * The catalogue's reads are kept per process until what they show changes (services/catalogue-cache.ts,
+ * migrations 021 and 032; tests/api/catalogue-changes.test.ts counts which answers each kind of write drops). What must hold: every change shows in the very next read, whichever process made it (the writes
  * below go straight to the database, as another `beacon serve` would make them, past this process's code); no
  * caller is given an answer made for another; an answer is reused only while nothing changed.
  */
@@ -11,7 +11,7 @@ import type { User } from '../../src/contract/accounts.js';
 import { isSqlite } from '../../src/server/db/connect.js';
 import { CATALOGUE_TABLES } from '../../src/server/db/migrations/021-catalogue-version.js';
 import { workspaceVersion } from '../../src/server/db/repositories/versions.js';
-import { keptAnswersOf } from '../../src/server/services/catalogue-cache.js';
+import { catalogueAnswersOf } from '../../src/server/services/catalogue-cache.js';
 import {
   addMember,
   addToTeam,
@@ -89,30 +89,30 @@ describe('kept catalogue reads', () => {
   });
 
   it('reuse an answer while nothing changed, and make it again after a change', async () => {
-    const cache = keptAnswersOf(server.ctx, ['catalogue']).answers;
+    const { cache } = catalogueAnswersOf(server.ctx);
     await service(cast.owner);
-    const held = cache.size;
+    const held = cache.count;
     expect(held).toBeGreaterThan(0);
     const first = await read<Service[]>(cast.owner, '/api/teams/payments/services?limit=20');
-    const grown = cache.size;
+    const grown = cache.count;
     expect(grown).toBeGreaterThan(held);
     expect(await read<Service[]>(cast.owner, '/api/teams/payments/services?limit=20')).toEqual(first);
     await service(cast.owner);
-    expect(cache.size).toBe(grown);
+    expect(cache.count).toBe(grown);
     await db()
       .updateTable('services')
       .set({ description: 'Money in, money out' })
       .where('handle', '=', 'ledger')
       .execute();
     expect((await service(cast.owner)).description).toBe('Money in, money out');
-    // The change forgot the workspace's older answers: only the one just made is held.
-    expect(cache.size).toBeLessThan(grown);
+    // The change dropped the answers showing the service and the pages of services (which it may move).
+    expect(cache.count).toBeLessThan(grown);
   });
 
   it('show every change another process makes in the next read', async () => {
     const ledgerId = await idOf('services', 'ledger');
     const paymentsId = await idOf('teams', 'payments');
-    const gusId = await idOf('users', cast.guest.handle);
+    const eveId = await idOf('users', 'eve');
     const bobId = await idOf('users', cast.teamMember.handle);
     const urls = [
       '/api/services/ledger',
@@ -178,7 +178,7 @@ describe('kept catalogue reads', () => {
       .values({
         workspace_id: workspaceId,
         team_id: paymentsId,
-        user_id: gusId,
+        user_id: eveId,
         role: 'member',
         created_at: new Date().toISOString(),
       })

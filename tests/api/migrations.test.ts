@@ -46,6 +46,7 @@ describe('migrations', () => {
         '029-catalog-sources',
         '030-catalog-managed-settings',
         '031-api-drift',
+        '032-catalogue-changes',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -24,7 +24,7 @@ import { loadConfig } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { SHARED_RUNNER_AGENT } from '../../src/server/services/agents.js';
 import { setServiceHealth } from '../../src/server/services/check-health.js';
-import { keptAnswersOf } from '../../src/server/services/catalogue-cache.js';
+import { catalogueAnswersOf } from '../../src/server/services/catalogue-cache.js';
 import { sha256 } from '../../src/server/services/secrets.js';
 import { freshDatabase, TEST_POSTGRES_URL, type TestEngine } from '../support/database.js';
 import {
@@ -267,7 +267,7 @@ async function benchEngine(engine: TestEngine, file: string): Promise<Row[]> {
     });
     await bare.listen({ port: 0, host: '127.0.0.1' });
     const barePort = (bare.server.address() as AddressInfo).port;
-    const kept = keptAnswersOf(ctx, ['catalogue']).answers;
+    const kept = catalogueAnswersOf(ctx);
     const results: Row[] = [];
     for (const row of rows) {
       const writes = startWrites(ctx, workspaceId, services);

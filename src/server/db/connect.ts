@@ -97,6 +97,8 @@ export interface SideReader {
   get(text: string, value: string): unknown;
   /** The first row, whole. */
   row(text: string, values: readonly unknown[]): Record<string, unknown> | undefined;
+  /** Every row. */
+  all(text: string, values: readonly unknown[]): Record<string, unknown>[];
   close(): void;
 }
 
@@ -128,6 +130,7 @@ function openSideReader(file: string, busyTimeoutMs = 5000): SideReader {
   return {
     get: (text, value) => prepared(plucked, text, true).get(value),
     row: (text, values) => prepared(whole, text, false).get(...values) as Record<string, unknown> | undefined,
+    all: (text, values) => prepared(whole, text, false).all(...values) as Record<string, unknown>[],
     close: () => sqlite.close(),
   };
 }

@@ -31,6 +31,7 @@ import { scorecardsMigration } from './migrations/028-scorecards.js';
 import { catalogSourcesMigration } from './migrations/029-catalog-sources.js';
 import { catalogManagedSettingsMigration } from './migrations/030-catalog-managed-settings.js';
 import { apiDriftMigration } from './migrations/031-api-drift.js';
+import { catalogueChangesMigration } from './migrations/032-catalogue-changes.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -66,6 +67,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '029-catalog-sources': catalogSourcesMigration(engine),
     '030-catalog-managed-settings': catalogManagedSettingsMigration(),
     '031-api-drift': apiDriftMigration(),
+    '032-catalogue-changes': catalogueChangesMigration(engine),
   };
 }
 

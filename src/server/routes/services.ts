@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { serviceOperations } from '../../contract/operations/services.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { keptCatalogueAnswer } from '../services/catalogue-cache.js';
+import { keptServiceAnswer, keptServicesAnswer } from '../services/catalogue-cache.js';
 import {
   changeService,
   clearServiceIcon,
@@ -48,9 +48,9 @@ export function serviceRoutes(ctx: ServerContext) {
         clearServiceIcon: ({ caller, params }) => clearServiceIcon(ctx, caller, params.service),
       },
       {
-        searchServices: { keep: keptCatalogueAnswer },
-        listTeamServices: { keep: keptCatalogueAnswer },
-        getService: { keep: keptCatalogueAnswer },
+        searchServices: { keep: keptServicesAnswer },
+        listTeamServices: { keep: keptServicesAnswer },
+        getService: { keep: keptServiceAnswer },
       },
     );
 }

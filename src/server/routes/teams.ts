@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { teamOperations } from '../../contract/operations/teams.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { keptCatalogueAnswer } from '../services/catalogue-cache.js';
+import { keptTeamAnswer, keptTeamsAnswer } from '../services/catalogue-cache.js';
 import { addMember, changeMemberRole, listMembers, removeMember } from '../services/team-members.js';
 import {
   clearTeamIcon,
@@ -60,8 +60,8 @@ export function teamRoutes(ctx: ServerContext) {
         createSubTeam: ({ caller, params, body }) => createTeam(ctx, caller, body, params.team),
       },
       {
-        searchTeams: { keep: keptCatalogueAnswer },
-        getTeam: { keep: keptCatalogueAnswer },
+        searchTeams: { keep: keptTeamsAnswer },
+        getTeam: { keep: keptTeamAnswer },
       },
     );
 }

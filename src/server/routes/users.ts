@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { userOperations } from '../../contract/operations/users.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { keptCatalogueAnswer } from '../services/catalogue-cache.js';
+import { keptUserAnswer, keptUsersAnswer } from '../services/catalogue-cache.js';
 import {
   changeRole,
   clearUserIcon,
@@ -37,8 +37,8 @@ export function userRoutes(ctx: ServerContext) {
         changeUserRole: ({ caller, params, body }) => changeRole(ctx, caller, params.userId, body.role),
       },
       {
-        searchUsers: { keep: keptCatalogueAnswer },
-        getUser: { keep: keptCatalogueAnswer },
+        searchUsers: { keep: keptUsersAnswer },
+        getUser: { keep: keptUserAnswer },
       },
     );
 }

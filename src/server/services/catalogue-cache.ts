@@ -1,22 +1,36 @@
 /**
- * The catalogue's reads (a service, a user, a team, and the pages of services, teams and users), kept per process
- * for exactly as long as the workspace's catalogue version is the one read first (migration 021): every write to
- * a column those answers show or decide visibility by bumps it in its own transaction, whichever process writes.
- * A request costs one indexed read of the version; a kept answer goes as the JSON bytes made the first time,
- * serialised and checked against the contract then.
+ * Answers kept per process for exactly as long as what they were read from is unchanged.
  *
- * An answer is kept per viewer: the caller (a user, or an API client), their workspace role and their teams, as
- * the request saw them, and the request's path and query. No answer is ever given to another caller, and one
- * made before the caller's role or teams changed is not used after: answers carry per-viewer fields (`starred`,
- * `permissions`, `is_admin`) and visibility follows role and teams.
+ * The catalogue's reads (a service, a user, a team, and the pages of services, teams and users; issue 31) are kept
+ * at the grain of what they show: each answer holds the ids of the rows in it and the list it is a page of, and a
+ * write drops only the answers holding what it touched, whichever process wrote (scoped-cache.ts, migration 032).
+ * An answer is shared by every caller who sees the same: what differs per caller (a service's `starred` and
+ * `permissions`, a team's `is_admin`, `is_member` and `can_create_services`) is laid over the shared body for each
+ * request from the caller's viewer and stars, and a read whose rows depend on visibility (the pages of services)
+ * is kept per visibility: all of them for workspace admins, the team an API client acts for, or the teams the
+ * caller belongs to, exactly as the page's query reads them (services/viewer.ts). A request costs one indexed read
+ * of the version, and a read of the log when it moved.
+ *
+ * The scorecards' reads are kept per caller for as long as the workspace's catalogue and scorecard versions stay
+ * (migration 028): {@link keptScorecardAnswer}.
  */
-import type { TeamRole } from '../../domain/catalogue.js';
-import { AnswerCache, FreshReads, type Answer, type Made } from '../answer-cache.js';
+import type { TeamRole, Viewer } from '../../domain/catalogue.js';
+import { isAdminRole } from '../../domain/roles.js';
+import { Answer, AnswerCache, FreshReads, type Made } from '../answer-cache.js';
 import type { ServerContext } from '../context.js';
-import { workspaceVersion, workspaceVersionNow, type VersionName } from '../db/repositories/versions.js';
+import { starredServiceIds } from '../db/repositories/stars.js';
+import {
+  catalogueChanges,
+  catalogueChangesNow,
+  workspaceVersion,
+  workspaceVersionNow,
+  type VersionName,
+} from '../db/repositories/versions.js';
 import { perContext } from '../per-context.js';
+import { ScopedCache } from '../scoped-cache.js';
 import type { Caller } from './auth.js';
-import { viewerOf } from './viewer.js';
+import { sharedAnswer } from './shared-answers.js';
+import { forgetViewer, forgetViewers, viewerOf } from './viewer.js';
 
 /** One answer cache per set of versions its answers depend on (every request of those reads the same set). */
 const cachesOf = perContext(() => new Map<string, { answers: AnswerCache; versions: FreshReads<string> }>());
@@ -76,11 +90,106 @@ function keeper(names: readonly VersionName[]) {
   };
 }
 
-/** The catalogue's reads: a service, a user, a team, and the pages of them. */
-export const keptCatalogueAnswer = keeper(['catalogue']);
-
 /**
  * A scorecard's reads (its definition, level spread and matrix): they show services and teams as the catalogue
  * does, and the scorecard's own tables (migration 028).
  */
 export const keptScorecardAnswer = keeper(['catalogue', 'scorecard']);
+
+/** The catalogue's kept answers in a process, with the count of answers given from them and made afresh. */
+export const catalogueAnswersOf = perContext((ctx) => ({
+  cache: new ScopedCache(ctx.config.readCacheBytes, {
+    // A user's teams changed, maybe in another process: the viewer this process holds for them is no longer theirs.
+    changed: (scope) => {
+      if (scope.startsWith('member:')) forgetViewer(ctx, scope.slice('member:'.length));
+    },
+    reset: () => forgetViewers(ctx),
+  }),
+  versions: new FreshReads<string>(),
+  hits: 0,
+  made: 0,
+}));
+
+/** Brings the process's kept catalogue answers up to the workspace's version as of now. */
+async function syncCatalogue(ctx: ServerContext, workspaceId: string): Promise<void> {
+  const { cache, versions } = catalogueAnswersOf(ctx);
+  const { db } = ctx.database;
+  const version = Number(
+    workspaceVersionNow(db, 'catalogue', workspaceId) ??
+      (await versions.read(`catalogue\u0000${workspaceId}`, () => workspaceVersion(db, 'catalogue', workspaceId))),
+  );
+  await cache.sync(
+    workspaceId,
+    version,
+    (after, upTo) =>
+      catalogueChangesNow(db, workspaceId, after, upTo) ?? catalogueChanges(db, workspaceId, after, upTo),
+  );
+}
+
+/** The services the caller starred, kept until they star or unstar one. */
+function starsOf(ctx: ServerContext, caller: Caller): Promise<ReadonlySet<string>> {
+  const { id: userId } = caller.user;
+  const workspaceId = caller.workspace.id;
+  return catalogueAnswersOf(ctx).cache.get(workspaceId, `\u0000stars\u0000${userId}`, async () => {
+    const ids = await starredServiceIds(ctx.database.db, workspaceId, userId);
+    return { value: new Set(ids), scopes: [`stars:${userId}`], bytes: 64 + 48 * ids.length };
+  }).value;
+}
+
+/** What decides which rows a caller's page of services holds (services/viewer.ts serviceScope): never their role. */
+function visibilityOf(caller: Caller, viewer: Viewer): string {
+  if (isAdminRole(viewer.role)) return 'all';
+  if (caller.client) return `client:${caller.client.teamId}`;
+  let key = teamIdKeys.get(viewer.teams);
+  if (key === undefined) teamIdKeys.set(viewer.teams, (key = `teams:${[...viewer.teams.keys()].sort().join(',')}`));
+  return key;
+}
+
+/** The visibility of each membership map (viewer.ts keeps one per user for a while), made once. */
+const teamIdKeys = new WeakMap<ReadonlyMap<string, TeamRole>, string>();
+
+/**
+ * A keeper of the catalogue's answers, shared by the callers of one `visibility` (everyone, by default), of the
+ * list `list` when the read is a page of one. The read it keeps must decide nothing else by its caller: what
+ * differs per caller is laid over (services/shared-answers.ts), and a single service's visibility is checked
+ * again for each caller. Null when the cache is off (BEACON_READ_CACHE_MB=0) or the answer cannot be shared: the
+ * read then answers as usual.
+ */
+function catalogueKeeper(list: 'services' | 'teams' | 'users' | null, visibility?: typeof visibilityOf) {
+  return async (
+    ctx: ServerContext,
+    caller: Caller,
+    path: string,
+    make: () => Promise<Made>,
+  ): Promise<Answer | null> => {
+    if (ctx.config.readCacheBytes === 0) return null;
+    const answers = catalogueAnswersOf(ctx);
+    const workspaceId = caller.workspace.id;
+    await syncCatalogue(ctx, workspaceId);
+    // After the sync: it forgot the viewers whose memberships changed.
+    const viewer = await viewerOf(ctx, caller);
+    const key = `${visibility?.(caller, viewer) ?? ''}\u0000${path}`;
+    const kept = answers.cache.get(workspaceId, key, async () => {
+      const made = await make();
+      const shared = sharedAnswer(made, made.value, list);
+      return { value: shared, scopes: shared?.scopes ?? [], bytes: shared?.bytes ?? 0 };
+    });
+    if (kept.made) answers.made++;
+    else answers.hits++;
+    const shared = await kept.value;
+    if (!shared?.visibleTo(viewer)) return null;
+    const stars = shared.needsStars ? await starsOf(ctx, caller) : NO_STARS;
+    return new Answer(shared.bodyFor(viewer, stars), undefined, shared.headers);
+  };
+}
+
+const NO_STARS: ReadonlySet<string> = new Set();
+
+/** A service, and the pages of services (of the workspace, or of a team), kept per visibility. */
+export const keptServiceAnswer = catalogueKeeper(null);
+export const keptServicesAnswer = catalogueKeeper('services', visibilityOf);
+/** A team, a user, and the pages of teams and users: the same rows for everyone. */
+export const keptTeamAnswer = catalogueKeeper(null);
+export const keptTeamsAnswer = catalogueKeeper('teams');
+export const keptUserAnswer = catalogueKeeper(null);
+export const keptUsersAnswer = catalogueKeeper('users');

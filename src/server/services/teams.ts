@@ -30,6 +30,7 @@ import type { SearchPage } from '../db/repositories/users.js';
 import { conflict, forbidden, HttpError, notFound } from '../errors.js';
 import { agentColumns, agentOf } from './agents.js';
 import type { Caller } from './auth.js';
+import { membersCreateServicesOf } from './shared-answers.js';
 import { requireValidHandle, withFreeHandle } from './handles.js';
 import { removeIcon, replaceIcon } from './icons.js';
 import { assetUrl, findUserOr404 } from './users.js';
@@ -63,7 +64,7 @@ async function toTeams(ctx: ServerContext, workspaceId: string, rows: TeamListRo
   // Not Map.groupBy: Node 20 lacks it.
   const byTeam = new Map<string, typeof previews>();
   for (const preview of previews) byTeam.set(preview.team_id, [...(byTeam.get(preview.team_id) ?? []), preview]);
-  return withManagedMarks(
+  const teams = await withManagedMarks(
     ctx,
     workspaceId,
     rows.map((row) => {
@@ -93,6 +94,9 @@ async function toTeams(ctx: ServerContext, workspaceId: string, rows: TeamListRo
       };
     }),
   );
+  // For answers shared between callers: their `can_create_services` follows it (services/shared-answers.ts).
+  teams.forEach((team, k) => membersCreateServicesOf.set(team, rows[k]!.members_create_services === 1));
+  return teams;
 }
 
 async function toTeam(ctx: ServerContext, caller: Caller, row: TeamListRow): Promise<Team> {

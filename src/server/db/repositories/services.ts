@@ -1,4 +1,4 @@
-import { sql, type Compilable, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Compilable, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database, ServiceRow, ServicesTable } from '../schema.js';
 import { isSqlite } from '../connect.js';
 import { precompile, type Param } from '../precompiled.js';
@@ -16,6 +16,20 @@ export interface ServiceScope {
   all: boolean;
   /** An API client: the team it acts for stands in for the user's memberships. */
   teamId?: string;
+  /**
+   * The user's teams as the caller's viewer holds them (services/viewer.ts), comma-joined: the visibility rule
+   * then follows exactly the teams an answer is kept under (services/catalogue-cache.ts), not a membership
+   * committed a moment later. Without it, the user's memberships are read in the query.
+   */
+  teamList?: string;
+}
+
+/**
+ * Whether `team` is in a comma-joined list of team ids: one expression both engines run (ids are UUIDs, with
+ * no comma, `%` or `_` in them).
+ */
+function inTeamList(team: RawBuilder<unknown> | ReturnType<typeof sql.ref>, list: unknown) {
+  return sql<SqlBool>`(',' || ${list} || ',' like '%,' || ${team} || ',%')`;
 }
 
 /** A service with its owner team and whether the viewer starred it (joined: one query for a page). */
@@ -53,15 +67,17 @@ export function visibleTo(workspaceId: string, scope: ServiceScope) {
       eb('services.visibility', '<>', 'owner'),
       scope.teamId !== undefined
         ? eb('services.owner_team_id', '=', scope.teamId)
-        : eb(
-            'services.owner_team_id',
-            'in',
-            eb
-              .selectFrom('team_members')
-              .select('team_members.team_id')
-              .where('team_members.workspace_id', '=', workspaceId)
-              .where('team_members.user_id', '=', scope.userId),
-          ),
+        : scope.teamList !== undefined
+          ? inTeamList(sql.ref('services.owner_team_id'), scope.teamList)
+          : eb(
+              'services.owner_team_id',
+              'in',
+              eb
+                .selectFrom('team_members')
+                .select('team_members.team_id')
+                .where('team_members.workspace_id', '=', workspaceId)
+                .where('team_members.user_id', '=', scope.userId),
+            ),
     ]);
 }
 
@@ -146,7 +162,9 @@ export function countsVisibleTo(table: CountsTable, workspaceId: string, scope: 
   const mine =
     scope.teamId !== undefined
       ? sql`${team} = ${scope.teamId}`
-      : sql`${team} in (select team_members.team_id from team_members
+      : scope.teamList !== undefined
+        ? inTeamList(team, scope.teamList)
+        : sql`${team} in (select team_members.team_id from team_members
           where team_members.workspace_id = ${workspaceId} and team_members.user_id = ${scope.userId})`;
   return sql<SqlBool>`(${sql.ref(`${table}.owner_only`)} = 0 or ${mine})`;
 }
@@ -167,10 +185,11 @@ export interface ScopeValues {
   workspaceId: string;
   userId: string;
   scopeTeamId: string;
+  teamList: string;
 }
 
 export function scopeValues(workspaceId: string, scope: ServiceScope): ScopeValues {
-  return { workspaceId, userId: scope.userId, scopeTeamId: scope.teamId ?? '' };
+  return { workspaceId, userId: scope.userId, scopeTeamId: scope.teamId ?? '', teamList: scope.teamList ?? '' };
 }
 
 /** A scope of this kind made of a precompiled query's slots. */
@@ -179,6 +198,7 @@ export function scopeOfSlots(kind: ScopeKind, param: Param<ScopeValues>): Servic
     userId: param('userId'),
     all: kind === 'all',
     ...(kind === 'client' ? { teamId: param('scopeTeamId') } : {}),
+    ...(kind === 'user' ? { teamList: param('teamList') } : {}),
   };
 }
 

@@ -23,3 +23,14 @@ export async function deleteStar(db: Db, workspaceId: string, userId: string, se
     .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
+
+/** The ids of the services a user starred. */
+export async function starredServiceIds(db: Db, workspaceId: string, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('stars')
+    .select('service_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((row) => row.service_id);
+}

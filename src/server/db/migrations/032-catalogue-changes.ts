@@ -1,0 +1,183 @@
+import { sql, type Kysely } from 'kysely';
+import type { Engine } from '../connect.js';
+import { CATALOGUE_TABLES } from './021-catalogue-version.js';
+
+/**
+ * What each catalogue version changed (issue 31): every bump of `catalogue_versions` (migration 021) now also
+ * writes, in the same statement, the scopes it touched: the ids of the rows (a service, a team and its parent, a user, a
+ * managed entity); `services`, `teams` or `users` when the change can move a list (a row in or
+ * out, or a column lists sort, search or filter by); `members:{team}` and `member:{user}` for a membership (a team's
+ * members, a user's teams); and `stars:{user}` for a user's stars. A process that kept answers reads the changes between the version it last saw and the one a request
+ * reads, and drops only the answers that hold one of those ids or lists (services/catalogue-cache.ts).
+ *
+ * The last {@link KEPT_VERSIONS} versions of a workspace are kept; a process further behind drops all it kept.
+ */
+export const KEPT_VERSIONS = 10_000;
+
+/** An expression over the row a trigger sees (`new` or `old`), or a fixed scope. */
+type Scopes = (row: string) => string[];
+
+interface ChangedTable {
+  table: string;
+  /** The scopes an insert or delete touches. */
+  rows: Scopes;
+  /** Columns whose update changes an answer: as in migration 021. */
+  updates: readonly string[];
+  /** Of those, the ones a list sorts, searches or filters by, and the list they move. */
+  moves?: { list: string; columns: readonly string[] };
+}
+
+/** Migration 021's columns of each table, and what 029 watches of managed entities. */
+const updatesOf = (table: string) => CATALOGUE_TABLES.find((t) => t.table === table)!.updates;
+
+const TABLES: readonly ChangedTable[] = [
+  {
+    table: 'services',
+    rows: (r) => [`${r}.id`, `'services'`],
+    updates: updatesOf('services'),
+    moves: { list: 'services', columns: ['handle', 'name', 'description', 'owner_team_id', 'visibility'] },
+  },
+  {
+    table: 'teams',
+    rows: (r) => [`${r}.id`, `${r}.parent_id`, `'teams'`],
+    updates: updatesOf('teams'),
+    moves: { list: 'teams', columns: ['handle', 'name', 'description', 'parent_id'] },
+  },
+  {
+    table: 'users',
+    rows: (r) => [`${r}.id`, `'users'`],
+    updates: updatesOf('users'),
+    moves: { list: 'users', columns: ['handle', 'name', 'email'] },
+  },
+  {
+    table: 'team_members',
+    rows: (r) => [`'members:' || ${r}.team_id`, `'member:' || ${r}.user_id`],
+    updates: updatesOf('team_members'),
+  },
+  { table: 'stars', rows: (r) => [`'stars:' || ${r}.user_id`], updates: updatesOf('stars') },
+  {
+    table: 'catalog_entities',
+    rows: (r) => [`${r}.entity_id`],
+    updates: ['entity_id', 'path', 'state', 'reason', 'state_since'],
+  },
+];
+
+/** The scopes an update touches: those of the row before and after, and its list when a column it moves changed. */
+function updateScopes({ rows, moves }: ChangedTable, isDistinct: string): string[] {
+  const scopes = [...new Set([...rows('old'), ...rows('new')])].filter((s) => !/^'[a-z]+'$/.test(s));
+  if (moves) {
+    const moved = moves.columns.map((c) => `old.${c} ${isDistinct} new.${c}`).join(' or ');
+    scopes.push(`case when ${moved} then '${moves.list}' end`);
+  }
+  return scopes;
+}
+
+const scopeRows = (scopes: string[]) => scopes.map((s) => `select ${s} as scope`).join(' union all ');
+
+export function catalogueChangesMigration(engine: Engine) {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('catalogue_changes')
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('version', 'bigint', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('catalogue_changes_by_version')
+        .on('catalogue_changes')
+        .columns(['workspace_id', 'version'])
+        .execute();
+      if (engine === 'sqlite') await sqliteTriggers(db);
+      else await postgresTriggers(db);
+    },
+  };
+}
+
+/** SQLite: the triggers of migrations 021 and 029 again, each writing its changes after its bump. */
+async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
+  const bumpAndLog = (row: string, scopes: string[]) => `
+    insert into catalogue_versions (workspace_id, version) values (${row}.workspace_id, 1)
+      on conflict (workspace_id) do update set version = version + 1;
+    insert into catalogue_changes (workspace_id, version, scope)
+      select v.workspace_id, v.version, s.scope from catalogue_versions v, (${scopeRows(scopes)}) s
+      where v.workspace_id = ${row}.workspace_id and s.scope is not null;
+    delete from catalogue_changes where workspace_id = ${row}.workspace_id
+      and version <= (select version from catalogue_versions where workspace_id = ${row}.workspace_id) - ${KEPT_VERSIONS};`;
+  for (const spec of TABLES) {
+    const { table, rows, updates } = spec;
+    for (const event of ['insert', 'delete', 'update']) {
+      await sql`drop trigger if exists ${sql.id(`${table}_catalogue_${event}`)}`.execute(db);
+    }
+    const t = sql.table(table);
+    await sql`create trigger ${sql.id(`${table}_catalogue_insert`)} after insert on ${t}
+      begin ${sql.raw(bumpAndLog('new', rows('new')))} end`.execute(db);
+    await sql`create trigger ${sql.id(`${table}_catalogue_delete`)} after delete on ${t}
+      begin ${sql.raw(bumpAndLog('old', rows('old')))} end`.execute(db);
+    const changed = updates.map((c) => `old.${c} is not new.${c}`).join(' or ');
+    await sql`create trigger ${sql.id(`${table}_catalogue_update`)}
+      after update of ${sql.join(updates.map((c) => sql.id(c)))} on ${t}
+      when ${sql.raw(changed)}
+      begin ${sql.raw(bumpAndLog('new', updateScopes(spec, 'is not')))} end`.execute(db);
+  }
+}
+
+/**
+ * PostgreSQL: inserts and deletes once per statement from their transition tables (an import writes thousands of
+ * rows in one, migration 029), one version for the statement with every row's scopes; updates per row, filtered by
+ * column as before (they come one at a time, and transition tables allow no column list).
+ */
+async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
+  for (const spec of TABLES) {
+    const { table, rows, updates } = spec;
+    for (const name of ['write', 'insert', 'delete', 'update']) {
+      await sql`drop trigger if exists ${sql.id(`${table}_catalogue_${name}`)} on ${sql.table(table)}`.execute(db);
+    }
+    for (const [event, transition] of [
+      ['insert', 'new'],
+      ['delete', 'old'],
+    ] as const) {
+      const fn = `${table}_catalogue_${event}_rows`;
+      await sql`create or replace function ${sql.id(fn)}() returns trigger language plpgsql as $$
+        begin
+          with bumped as (
+            insert into catalogue_versions (workspace_id, version)
+              select distinct workspace_id, 1 from ${sql.raw(`${transition}_rows`)}
+              on conflict (workspace_id) do update set version = catalogue_versions.version + 1
+              returning workspace_id, version
+          )
+          insert into catalogue_changes (workspace_id, version, scope)
+            select distinct b.workspace_id, b.version, s.scope
+            from ${sql.raw(`${transition}_rows`)} r join bumped b on b.workspace_id = r.workspace_id
+            cross join lateral (${sql.raw(scopeRows(rows('r')))}) s
+            where s.scope is not null;
+          delete from catalogue_changes c using (select distinct workspace_id from ${sql.raw(`${transition}_rows`)}) w
+            where c.workspace_id = w.workspace_id and c.version <= (select version from catalogue_versions v
+              where v.workspace_id = w.workspace_id) - ${sql.raw(String(KEPT_VERSIONS))};
+          return null;
+        end $$`.execute(db);
+      await sql`create trigger ${sql.id(`${table}_catalogue_${event}`)} after ${sql.raw(event)} on ${sql.table(table)}
+        referencing ${sql.raw(transition)} table as ${sql.raw(`${transition}_rows`)}
+        for each statement execute function ${sql.id(fn)}()`.execute(db);
+    }
+    const fn = `${table}_catalogue_update_row`;
+    await sql`create or replace function ${sql.id(fn)}() returns trigger language plpgsql as $$
+      declare
+        bumped bigint;
+      begin
+        insert into catalogue_versions (workspace_id, version) values (new.workspace_id, 1)
+          on conflict (workspace_id) do update set version = catalogue_versions.version + 1
+          returning version into bumped;
+        insert into catalogue_changes (workspace_id, version, scope)
+          select new.workspace_id, bumped, s.scope from (${sql.raw(scopeRows(updateScopes(spec, 'is distinct from')))}) s
+          where s.scope is not null;
+        delete from catalogue_changes where workspace_id = new.workspace_id
+          and version <= bumped - ${sql.raw(String(KEPT_VERSIONS))};
+        return null;
+      end $$`.execute(db);
+    const changed = updates.map((c) => `old.${c} is distinct from new.${c}`).join(' or ');
+    await sql`create trigger ${sql.id(`${table}_catalogue_update`)}
+      after update of ${sql.join(updates.map((c) => sql.id(c)))} on ${sql.table(table)}
+      for each row when (${sql.raw(changed)}) execute function ${sql.id(fn)}()`.execute(db);
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * Values kept per process for exactly as long as nothing they were read from changed, at the grain of what they
+ * show (issue 31). Each value names its scopes: the ids of the rows it shows and the lists it is a page of. Every
+ * write, whichever process makes it, bumps its workspace's version and logs the scopes it touched in the same
+ * transaction (migration 032); a request reads the version first and {@link ScopedCache.sync}s to it, which reads
+ * the log from the version this process last saw and drops just the values holding one of those scopes. A value
+ * being made while a change is synced is given to the requests already waiting for it, and kept for no one else.
+ */
+
+/** A scope a version changed. */
+export interface Change {
+  version: number;
+  scope: string;
+}
+
+/** The changes after one version, up to another (read from the log; synchronous where the engine allows). */
+export type ReadChanges = (after: number, upTo: number) => Change[] | Promise<Change[]>;
+
+/** What making a value gives: the value, the scopes it depends on, and about how many bytes it holds. */
+export interface Scoped<T> {
+  value: T;
+  scopes: Iterable<string>;
+  bytes: number;
+}
+
+interface Entry {
+  workspaceId: string;
+  value: Promise<unknown>;
+  /** Null while being made. */
+  scopes: string[] | null;
+  bytes: number;
+}
+
+interface Workspace {
+  /** The version every change up to which has been applied. */
+  seen: number;
+  /** Each scope's entries. */
+  held: Map<string, Set<string>>;
+  /** Entries being made. */
+  pending: Set<string>;
+  syncing: Promise<void> | null;
+}
+
+export interface ScopedCacheHooks {
+  /** Each scope a synced change touched (say, to forget a user's cached memberships). */
+  changed?: (scope: string) => void;
+  /** A workspace whose changes could not be followed one by one: everything of it was dropped. */
+  reset?: (workspaceId: string) => void;
+}
+
+export class ScopedCache {
+  /** Every entry, least recently used first. */
+  private readonly entries = new Map<string, Entry>();
+  private readonly workspaces = new Map<string, Workspace>();
+  private bytes = 0;
+
+  constructor(
+    private readonly budget: number,
+    private readonly hooks: ScopedCacheHooks = {},
+  ) {}
+
+  /** Bytes held now. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** How many values are held (being made or made). */
+  get count(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Applies every change of the workspace up to `version` (read first by the request). Returns nothing when that
+   * took no waiting: the first sight of a workspace, a version already seen, or a synchronous read.
+   */
+  sync(workspaceId: string, version: number, read: ReadChanges): void | Promise<void> {
+    const workspace = this.workspaces.get(workspaceId);
+    if (!workspace) {
+      this.workspaces.set(workspaceId, { seen: version, held: new Map(), pending: new Set(), syncing: null });
+      return;
+    }
+    if (version <= workspace.seen) return;
+    if (workspace.syncing) return workspace.syncing.then(() => this.sync(workspaceId, version, read));
+    const after = workspace.seen;
+    const changes = read(after, version);
+    if (!(changes instanceof Promise)) return this.apply(workspaceId, workspace, after, version, changes);
+    const syncing = changes
+      .then((found) => this.apply(workspaceId, workspace, after, version, found))
+      .finally(() => {
+        if (workspace.syncing === syncing) workspace.syncing = null;
+      });
+    workspace.syncing = syncing;
+    return syncing;
+  }
+
+  /**
+   * The value held for `key`, or the one `make` makes (once, however many requests ask meanwhile). A failure is
+   * not kept. Call {@link sync} first: a key is looked up as of the version the request read.
+   */
+  get<T>(workspaceId: string, key: string, make: () => Promise<Scoped<T>>): { value: Promise<T>; made: boolean } {
+    const id = `${workspaceId}\u0000${key}`;
+    const held = this.entries.get(id);
+    if (held) {
+      this.entries.delete(id);
+      this.entries.set(id, held);
+      return { value: held.value as Promise<T>, made: false };
+    }
+    const workspace = this.workspaces.get(workspaceId);
+    if (!workspace) throw new Error('ScopedCache.get before sync');
+    const making = make();
+    const entry: Entry = { workspaceId, value: making.then((made) => made.value), scopes: null, bytes: 0 };
+    this.entries.set(id, entry);
+    workspace.pending.add(id);
+    making.then(
+      (made) => {
+        workspace.pending.delete(id);
+        // Dropped while made (a change was synced, or room was needed): it served its waiters.
+        if (this.entries.get(id) !== entry) return;
+        entry.scopes = [...new Set(made.scopes)];
+        entry.bytes = made.bytes;
+        this.bytes += made.bytes;
+        for (const scope of entry.scopes) {
+          let keys = workspace.held.get(scope);
+          if (!keys) workspace.held.set(scope, (keys = new Set()));
+          keys.add(id);
+        }
+        this.evict();
+      },
+      () => {
+        workspace.pending.delete(id);
+        if (this.entries.get(id) === entry) this.entries.delete(id);
+      },
+    );
+    return { value: entry.value as Promise<T>, made: true };
+  }
+
+  private apply(workspaceId: string, workspace: Workspace, after: number, upTo: number, changes: Change[]): void {
+    if (upTo <= workspace.seen) return;
+    workspace.seen = upTo;
+    // Made from reads that may have come before or after these changes: not kept.
+    for (const id of workspace.pending) this.entries.delete(id);
+    workspace.pending.clear();
+    const versions = new Set<number>();
+    for (const change of changes) versions.add(change.version);
+    // Every version logs at least one scope: one missing was pruned (this process fell far behind).
+    if (versions.size < upTo - after) {
+      for (const keys of workspace.held.values()) for (const id of keys) this.drop(id);
+      workspace.held.clear();
+      this.hooks.reset?.(workspaceId);
+      return;
+    }
+    for (const { scope } of changes) {
+      const keys = workspace.held.get(scope);
+      if (keys) for (const id of [...keys]) this.drop(id);
+      this.hooks.changed?.(scope);
+    }
+  }
+
+  private drop(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.bytes -= entry.bytes;
+    const workspace = this.workspaces.get(entry.workspaceId);
+    if (!workspace) return;
+    workspace.pending.delete(id);
+    for (const scope of entry.scopes ?? []) {
+      const keys = workspace.held.get(scope);
+      keys?.delete(id);
+      if (keys?.size === 0) workspace.held.delete(scope);
+    }
+  }
+
+  private evict(): void {
+    for (const id of this.entries.keys()) {
+      if (this.bytes <= this.budget) return;
+      this.drop(id);
+    }
+  }
+}

@@ -49,7 +49,13 @@ export interface RouteExtras {
    * Where this read's answers are kept (services/catalogue-cache.ts): the kept answer for the caller and the
    * request's path and query, or the one `make` makes; `null` when nothing is kept.
    */
-  keep?: (ctx: ServerContext, caller: Caller, path: string, make: () => Promise<Made>) => Promise<Answer | null>;
+  keep?: (
+    ctx: ServerContext,
+    caller: Caller,
+    path: string,
+    make: () => Promise<Made>,
+    params: Readonly<Record<string, string>>,
+  ) => Promise<Answer | null>;
   /** A larger body than the server's 1 MiB default (descriptor files). */
   bodyLimit?: number;
 }
@@ -117,7 +123,7 @@ export function route<O extends Operation>(
           }
           return { body: serialized(reply, result), value: result };
         };
-        const kept = await keep(ctx, request.caller, request.url, made);
+        const kept = await keep(ctx, request.caller, request.url, made, request.params as Record<string, string>);
         if (kept) return reply.code(status).headers(kept.headers).type(JSON_TYPE).send(kept.body);
       }
       const replayKey = operation.replayable ? request.headers['idempotency-key'] : undefined;

@@ -82,6 +82,11 @@ describe('kept catalogue reads', () => {
       // The owner-only service: its team and admins see it, a guest gets the 404 of a missing one.
       expect(names((await servicePage(cast.teamMember)).body)).toContain('Vault');
       expect(names((await servicePage(cast.guest)).body)).not.toContain('Vault');
+      const teamPage = '/api/teams/payments/services?limit=20';
+      expect(names((await servicePage(cast.teamMember, teamPage)).body)).toContain('Vault');
+      expect(names((await servicePage(dora, teamPage)).body)).not.toContain('Vault');
+      expect(names((await servicePage(cast.guest, teamPage)).body)).not.toContain('Vault');
+      expect(names((await servicePage(cast.admin, teamPage)).body)).toContain('Vault');
       expect((await callAs(server, cast.guest, 'GET', '/api/services/vault')).statusCode).toBe(404);
       // The outsider's workspace has none of them.
       expect((await callAs(server, cast.outsider, 'GET', '/api/services/ledger')).statusCode).toBe(404);
@@ -93,10 +98,10 @@ describe('kept catalogue reads', () => {
     await service(cast.owner);
     const held = cache.count;
     expect(held).toBeGreaterThan(0);
-    const first = await read<Service[]>(cast.owner, '/api/teams/payments/services?limit=20');
+    const first = await read<Service[]>(cast.owner, '/api/teams/payments/services?limit=10');
     const grown = cache.count;
     expect(grown).toBeGreaterThan(held);
-    expect(await read<Service[]>(cast.owner, '/api/teams/payments/services?limit=20')).toEqual(first);
+    expect(await read<Service[]>(cast.owner, '/api/teams/payments/services?limit=10')).toEqual(first);
     await service(cast.owner);
     expect(cache.count).toBe(grown);
     await db()

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { serviceOperations } from '../../contract/operations/services.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { keptServiceAnswer, keptServicesAnswer } from '../services/catalogue-cache.js';
+import { keptServiceAnswer, keptServicesAnswer, keptTeamServicesAnswer } from '../services/catalogue-cache.js';
 import {
   changeService,
   clearServiceIcon,
@@ -49,7 +49,7 @@ export function serviceRoutes(ctx: ServerContext) {
       },
       {
         searchServices: { keep: keptServicesAnswer },
-        listTeamServices: { keep: keptServicesAnswer },
+        listTeamServices: { keep: keptTeamServicesAnswer },
         getService: { keep: keptServiceAnswer },
       },
     );

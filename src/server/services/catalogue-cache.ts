@@ -19,6 +19,7 @@ import { isAdminRole } from '../../domain/roles.js';
 import { Answer, AnswerCache, FreshReads, type Made } from '../answer-cache.js';
 import type { ServerContext } from '../context.js';
 import { starredServiceIds } from '../db/repositories/stars.js';
+import { findTeam } from '../db/repositories/teams.js';
 import {
   catalogueChanges,
   catalogueChangesNow,
@@ -136,13 +137,48 @@ function starsOf(ctx: ServerContext, caller: Caller): Promise<ReadonlySet<string
   }).value;
 }
 
-/** What decides which rows a caller's page of services holds (services/viewer.ts serviceScope): never their role. */
-function visibilityOf(caller: Caller, viewer: Viewer): string {
+/**
+ * What decides which rows a caller's answer holds, for a read kept per visibility; null when it is not kept (the
+ * read answers as usual).
+ */
+type VisibilityOf = (
+  ctx: ServerContext,
+  caller: Caller,
+  viewer: Viewer,
+  params: Readonly<Record<string, string>>,
+) => string | null | Promise<string | null>;
+
+/** A page of the workspace's services (services/viewer.ts serviceScope): the teams the caller belongs to. */
+function visibilityOf(_ctx: ServerContext, caller: Caller, viewer: Viewer): string {
   if (isAdminRole(viewer.role)) return 'all';
   if (caller.client) return `client:${caller.client.teamId}`;
   let key = teamIdKeys.get(viewer.teams);
   if (key === undefined) teamIdKeys.set(viewer.teams, (key = `teams:${[...viewer.teams.keys()].sort().join(',')}`));
   return key;
+}
+
+/**
+ * A page of one team's services: its owner-only ones show to the team's members alone (and to admins), so only
+ * whether the caller belongs to that team decides the rows.
+ */
+async function teamVisibilityOf(
+  ctx: ServerContext,
+  caller: Caller,
+  viewer: Viewer,
+  params: Readonly<Record<string, string>>,
+): Promise<string | null> {
+  if (isAdminRole(viewer.role)) return 'all';
+  const team = await teamIdOf(ctx, caller.workspace.id, params.team ?? '');
+  if (!team) return null;
+  return (caller.client ? caller.client.teamId === team : viewer.teams.has(team)) ? 'member' : 'other';
+}
+
+/** The id of the team an id or handle names (null for none), kept until that team, or the list of teams, changes. */
+function teamIdOf(ctx: ServerContext, workspaceId: string, idOrHandle: string): Promise<string | null> {
+  return catalogueAnswersOf(ctx).cache.get(workspaceId, `\u0000team\u0000${idOrHandle}`, async () => {
+    const team = await findTeam(ctx.database.db, workspaceId, idOrHandle);
+    return { value: team?.id ?? null, scopes: team ? [team.id] : ['teams'], bytes: 128 };
+  }).value;
 }
 
 /** The visibility of each membership map (viewer.ts keeps one per user for a while), made once. */
@@ -155,12 +191,13 @@ const teamIdKeys = new WeakMap<ReadonlyMap<string, TeamRole>, string>();
  * again for each caller. Null when the cache is off (BEACON_READ_CACHE_MB=0) or the answer cannot be shared: the
  * read then answers as usual.
  */
-function catalogueKeeper(list: 'services' | 'teams' | 'users' | null, visibility?: typeof visibilityOf) {
+function catalogueKeeper(list: 'services' | 'teams' | 'users' | null, visibility?: VisibilityOf) {
   return async (
     ctx: ServerContext,
     caller: Caller,
     path: string,
     make: () => Promise<Made>,
+    params: Readonly<Record<string, string>>,
   ): Promise<Answer | null> => {
     if (ctx.config.readCacheBytes === 0) return null;
     const answers = catalogueAnswersOf(ctx);
@@ -168,7 +205,9 @@ function catalogueKeeper(list: 'services' | 'teams' | 'users' | null, visibility
     await syncCatalogue(ctx, workspaceId);
     // After the sync: it forgot the viewers whose memberships changed.
     const viewer = await viewerOf(ctx, caller);
-    const key = `${visibility?.(caller, viewer) ?? ''}\u0000${path}`;
+    const seen = visibility ? await visibility(ctx, caller, viewer, params) : '';
+    if (seen === null) return null;
+    const key = `${seen}\u0000${path}`;
     const kept = answers.cache.get(workspaceId, key, async () => {
       const made = await make();
       const shared = sharedAnswer(made, made.value, list);
@@ -188,6 +227,7 @@ const NO_STARS: ReadonlySet<string> = new Set();
 /** A service, and the pages of services (of the workspace, or of a team), kept per visibility. */
 export const keptServiceAnswer = catalogueKeeper(null);
 export const keptServicesAnswer = catalogueKeeper('services', visibilityOf);
+export const keptTeamServicesAnswer = catalogueKeeper('services', teamVisibilityOf);
 /** A team, a user, and the pages of teams and users: the same rows for everyone. */
 export const keptTeamAnswer = catalogueKeeper(null);
 export const keptTeamsAnswer = catalogueKeeper('teams');

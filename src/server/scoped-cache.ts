@@ -44,7 +44,7 @@ interface Workspace {
 export interface ScopedCacheHooks {
   /** Each scope a synced change touched (say, to forget a user's cached memberships). */
   changed?: (scope: string) => void;
-  /** A workspace whose changes could not be followed one by one: everything of it was dropped. */
+  /** A workspace first seen, or whose changes could not be followed one by one (everything of it was dropped). */
   reset?: (workspaceId: string) => void;
 }
 
@@ -77,6 +77,8 @@ export class ScopedCache {
     const workspace = this.workspaces.get(workspaceId);
     if (!workspace) {
       this.workspaces.set(workspaceId, { seen: version, held: new Map(), pending: new Set(), syncing: null });
+      // What the hooks keep was not followed until now.
+      this.hooks.reset?.(workspaceId);
       return;
     }
     if (version <= workspace.seen) return;

@@ -5,7 +5,7 @@
  * same workspace takes BENCH_TRANSITIONS health transitions (10) and BENCH_EDITS catalogue edits (1) per second.
  * Each row is one kind of read, measured against a bare Fastify route that serves the very bytes Beacon gave for
  * each of its URLs (captured once, with the owner's token), with the share of answers given from what was kept.
- * BENCH_CPU_PROFILE=1 prints where the server's time goes during each row.
+ * BENCH_CPU_PROFILE=1 prints where the server's time goes during each row; BENCH_ROWS=name,name runs only those.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +45,8 @@ const SERVICES = positiveNumber(process.env.BENCH_SERVICES, 10_000, 'BENCH_SERVI
 const TRANSITIONS = positiveNumber(process.env.BENCH_TRANSITIONS, 10, 'BENCH_TRANSITIONS');
 const EDITS = positiveNumber(process.env.BENCH_EDITS, 1, 'BENCH_EDITS');
 const CPU_PROFILE = process.env.BENCH_CPU_PROFILE === '1';
+/** BENCH_ROWS: only these rows (comma separated names, as the table prints them). */
+const ONLY = process.env.BENCH_ROWS?.split(',').map((name) => name.trim());
 const TARGET_P99_MS = 50;
 const PAGES = 20;
 
@@ -240,7 +242,7 @@ async function benchEngine(engine: TestEngine, file: string): Promise<Row[]> {
     const tokens = await tokensFor(ctx, workspaceId, people);
     await sql`analyze`.execute(ctx.database.db);
     console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const rows = populations(services, teams, users);
+    const rows = populations(services, teams, users).filter((row) => !ONLY || ONLY.includes(row.name));
     writeFileSync(
       file,
       JSON.stringify({

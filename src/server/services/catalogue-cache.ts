@@ -204,13 +204,13 @@ function catalogueKeeper(list: 'services' | 'teams' | 'users' | null, visibility
     const workspaceId = caller.workspace.id;
     await syncCatalogue(ctx, workspaceId);
     // After the sync: it forgot the viewers whose memberships changed.
-    const viewer = await viewerOf(ctx, caller);
+    const viewer = await viewerOf(ctx, caller, true);
     const seen = visibility ? await visibility(ctx, caller, viewer, params) : '';
     if (seen === null) return null;
     const key = `${seen}\u0000${path}`;
     const kept = answers.cache.get(workspaceId, key, async () => {
       const made = await make();
-      const shared = sharedAnswer(made, made.value, list);
+      const shared = sharedAnswer(made, made.value, list ? listScopes(list, path) : []);
       return { value: shared, scopes: shared?.scopes ?? [], bytes: shared?.bytes ?? 0 };
     });
     if (kept.made) answers.made++;
@@ -223,6 +223,13 @@ function catalogueKeeper(list: 'services' | 'teams' | 'users' | null, visibility
 }
 
 const NO_STARS: ReadonlySet<string> = new Set();
+
+/** A page of `list` moves with what its pages sort and filter by, and a search's also with what it searches. */
+function listScopes(list: string, path: string): string[] {
+  const query = path.indexOf('?');
+  const q = query < 0 ? null : new URLSearchParams(path.slice(query + 1)).get('q');
+  return q?.trim() ? [list, `${list}:search`] : [list];
+}
 
 /** A service, and the pages of services (of the workspace, or of a team), kept per visibility. */
 export const keptServiceAnswer = catalogueKeeper(null);

@@ -90,9 +90,9 @@ function slotsOf(items: readonly Item[]) {
 
 /**
  * The shared form of an answer made for one caller: `value` is what the read answered (the items of a page), and
- * `list` the list it is a page of. Null when its per-caller fields cannot all be found: it is not shared then.
+ * `lists` the scopes of the list it is a page of (migration 032). Null when its per-caller fields cannot all be found: it is not shared then.
  */
-export function sharedAnswer(made: Made, value: unknown, list: string | null): SharedAnswer | null {
+export function sharedAnswer(made: Made, value: unknown, lists: readonly string[]): SharedAnswer | null {
   const items = (Array.isArray(value) ? value : [value]) as Item[];
   const queues = slotsOf(items);
   if (!queues) return null;
@@ -115,7 +115,7 @@ export function sharedAnswer(made: Made, value: unknown, list: string | null): S
 
   const ids = new Set<string>();
   idsIn(value, ids);
-  if (list) ids.add(list);
+  for (const list of lists) ids.add(list);
   // A team shows its first members and their count.
   for (const item of items) if ('member_count' in item) ids.add(`members:${item.id as string}`);
   const single = !Array.isArray(value) && 'visibility' in (value as Item) ? (value as Item) : null;

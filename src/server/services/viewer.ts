@@ -20,8 +20,13 @@ const MAX_ENTRIES = 10_000;
  */
 const cacheOf = perContext(() => new Map<string, Entry>());
 
-/** Who is looking: the caller's workspace role (fresh from the caller) and their teams. */
-export async function viewerOf(ctx: ServerContext, caller: Caller): Promise<Viewer> {
+/**
+ * Who is looking: the caller's workspace role (fresh from the caller) and their teams. `synced`: the caller's
+ * workspace was just brought up to its catalogue version (services/catalogue-cache.ts), which forgets every user
+ * whose memberships changed since it last did, whichever process changed them; any teams still held are then
+ * current, however old.
+ */
+export async function viewerOf(ctx: ServerContext, caller: Caller, synced = false): Promise<Viewer> {
   const { workspace, user } = caller;
   // An API client acts as a member of its team, with no admin rights anywhere.
   if (caller.client) return { role: 'member', teams: new Map([[caller.client.teamId, 'member']]) };
@@ -29,7 +34,7 @@ export async function viewerOf(ctx: ServerContext, caller: Caller): Promise<View
   const now = ctx.now().getTime();
   const cache = cacheOf(ctx);
   const hit = cache.get(user.id);
-  if (hit && hit.until > now) return { role: user.role, teams: hit.teams };
+  if (hit && (synced || hit.until > now)) return { role: user.role, teams: hit.teams };
   const rows = await teamRolesOfUser(ctx.database.db, workspace.id, user.id);
   const teams = new Map(rows.map((row) => [row.team_id, row.role] as const));
   if (ttl > 0) {

@@ -6,7 +6,8 @@ import { CATALOGUE_TABLES } from './021-catalogue-version.js';
  * What each catalogue version changed (issue 31): every bump of `catalogue_versions` (migration 021) now also
  * writes, in the same statement, the scopes it touched: the ids of the rows (a service, a team and its parent, a user, a
  * managed entity); `services`, `teams` or `users` when the change can move a list (a row in or
- * out, or a column lists sort, search or filter by); `members:{team}` and `member:{user}` for a membership (a team's
+ * out, or a column its pages sort or filter by), `{list}:search` when it can move only its searches (a column
+ * only searched); `members:{team}` and `member:{user}` for a membership (a team's
  * members, a user's teams); and `stars:{user}` for a user's stars. A process that kept answers reads the changes between the version it last saw and the one a request
  * reads, and drops only the answers that hold one of those ids or lists (services/catalogue-cache.ts).
  *
@@ -23,8 +24,11 @@ interface ChangedTable {
   rows: Scopes;
   /** Columns whose update changes an answer: as in migration 021. */
   updates: readonly string[];
-  /** Of those, the ones a list sorts, searches or filters by, and the list they move. */
-  moves?: { list: string; columns: readonly string[] };
+  /**
+   * Of those, the ones that move a list, by the list they move: `{table}` for what its pages sort or filter by,
+   * `{table}:search` for what only its searches read.
+   */
+  moves?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Migration 021's columns of each table, and what 029 watches of managed entities. */
@@ -35,19 +39,19 @@ const TABLES: readonly ChangedTable[] = [
     table: 'services',
     rows: (r) => [`${r}.id`, `'services'`],
     updates: updatesOf('services'),
-    moves: { list: 'services', columns: ['handle', 'name', 'description', 'owner_team_id', 'visibility'] },
+    moves: { services: ['handle', 'name', 'owner_team_id', 'visibility'], 'services:search': ['description'] },
   },
   {
     table: 'teams',
     rows: (r) => [`${r}.id`, `${r}.parent_id`, `'teams'`],
     updates: updatesOf('teams'),
-    moves: { list: 'teams', columns: ['handle', 'name', 'description', 'parent_id'] },
+    moves: { teams: ['handle', 'name', 'parent_id'], 'teams:search': ['description'] },
   },
   {
     table: 'users',
     rows: (r) => [`${r}.id`, `'users'`],
     updates: updatesOf('users'),
-    moves: { list: 'users', columns: ['handle', 'name', 'email'] },
+    moves: { users: ['handle', 'name'], 'users:search': ['email'] },
   },
   {
     table: 'team_members',
@@ -65,9 +69,9 @@ const TABLES: readonly ChangedTable[] = [
 /** The scopes an update touches: those of the row before and after, and its list when a column it moves changed. */
 function updateScopes({ rows, moves }: ChangedTable, isDistinct: string): string[] {
   const scopes = [...new Set([...rows('old'), ...rows('new')])].filter((s) => !/^'[a-z]+'$/.test(s));
-  if (moves) {
-    const moved = moves.columns.map((c) => `old.${c} ${isDistinct} new.${c}`).join(' or ');
-    scopes.push(`case when ${moved} then '${moves.list}' end`);
+  for (const [list, columns] of Object.entries(moves ?? {})) {
+    const moved = columns.map((c) => `old.${c} ${isDistinct} new.${c}`).join(' or ');
+    scopes.push(`case when ${moved} then '${list}' end`);
   }
   return scopes;
 }

@@ -53,7 +53,7 @@ export interface RouteExtras {
     ctx: ServerContext,
     caller: Caller,
     path: string,
-    make: () => Promise<Made>,
+    make: (as?: Caller) => Promise<Made>,
     params: Readonly<Record<string, string>>,
   ) => Promise<Answer | null>;
   /** A larger body than the server's 1 MiB default (descriptor files). */
@@ -111,8 +111,9 @@ export function route<O extends Operation>(
       } as unknown as HandlerArgs<O>;
       const { keep } = extras;
       if (keep && request.caller) {
-        const made = async (): Promise<Made> => {
-          const result = (await handler(args)) as HandlerResult<O>;
+        // `as`: the answer for another caller (a keeper makes what every member sees with a caller of no team).
+        const made = async (as?: Caller): Promise<Made> => {
+          const result = (await handler(as ? { ...args, caller: as } : args)) as HandlerResult<O>;
           if (operation.paged) {
             const page = result as PageOf<unknown>;
             return {

@@ -259,4 +259,53 @@ describe('kept catalogue reads', () => {
     expect(await workspaceVersion(db(), 'catalogue', workspaceId)).toBe(before);
     expect((await service(cast.owner)).name).not.toBe('Rolled back');
   });
+
+  it('give a member the page every member sees, their owner-only services in its total, unless one comes before its end', async () => {
+    await createService(server, cast.teamAdmin, 'payments', { name: 'Aa public', handle: 'aa-public' });
+    await createService(server, cast.teamAdmin, 'payments', {
+      name: 'Zz private',
+      handle: 'zz-private',
+      visibility: 'owner',
+    });
+    const visibleTo = async (userId: string | null) =>
+      Number(
+        (
+          await db()
+            .selectFrom('services')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('workspace_id', '=', workspaceId)
+            .where((eb) =>
+              eb.or([
+                eb('visibility', '<>', 'owner'),
+                eb(
+                  'owner_team_id',
+                  'in',
+                  eb
+                    .selectFrom('team_members')
+                    .select('team_id')
+                    .where('user_id', '=', userId ?? ''),
+                ),
+              ]),
+            )
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const bobId = await idOf('users', cast.teamMember.handle);
+    for (let round = 0; round < 2; round++) {
+      // The first by name is public: Bob's owner-only services come after it, counted in his total only.
+      const bobs = await servicePage(cast.teamMember, '/api/search/services?limit=1');
+      const guss = await servicePage(cast.guest, '/api/search/services?limit=1');
+      expect(names(bobs.body)).toEqual(['Aa public']);
+      expect(names(guss.body)).toEqual(['Aa public']);
+      expect(Number(bobs.total)).toBe(await visibleTo(bobId));
+      expect(Number(guss.total)).toBe(await visibleTo(await idOf('users', cast.guest.handle)));
+      expect(Number(bobs.total)).toBeGreaterThan(Number(guss.total));
+      // A page his owner-only ones fall in is his own, and nobody else's.
+      expect(names((await servicePage(cast.teamMember, '/api/search/services?limit=50')).body)).toContain('Zz private');
+      expect(names((await servicePage(cast.guest, '/api/search/services?limit=50')).body)).not.toContain('Zz private');
+      const search = '/api/search/services?limit=5&q=private';
+      expect(names((await servicePage(cast.teamMember, search)).body)).toEqual(['Zz private']);
+      expect((await servicePage(cast.guest, search)).body).toEqual([]);
+    }
+  });
 });

@@ -19,6 +19,7 @@ import { isAdminRole } from '../../domain/roles.js';
 import { Answer, AnswerCache, FreshReads, type Made } from '../answer-cache.js';
 import type { ServerContext } from '../context.js';
 import { starredServiceIds } from '../db/repositories/stars.js';
+import { ownerOnlyMatches } from '../db/repositories/services.js';
 import { findTeam } from '../db/repositories/teams.js';
 import {
   catalogueChanges,
@@ -30,7 +31,7 @@ import {
 import { perContext } from '../per-context.js';
 import { ScopedCache } from '../scoped-cache.js';
 import type { Caller } from './auth.js';
-import { sharedAnswer } from './shared-answers.js';
+import { sharedAnswer, type SharedAnswer } from './shared-answers.js';
 import { forgetViewer, forgetViewers, viewerOf } from './viewer.js';
 
 /** One answer cache per set of versions its answers depend on (every request of those reads the same set). */
@@ -200,40 +201,127 @@ function catalogueKeeper(list: 'services' | 'teams' | 'users' | null, visibility
     params: Readonly<Record<string, string>>,
   ): Promise<Answer | null> => {
     if (ctx.config.readCacheBytes === 0) return null;
-    const answers = catalogueAnswersOf(ctx);
-    const workspaceId = caller.workspace.id;
-    await syncCatalogue(ctx, workspaceId);
-    // After the sync: it forgot the viewers whose memberships changed.
-    const viewer = await viewerOf(ctx, caller, true);
+    const viewer = await syncedViewer(ctx, caller);
     const seen = visibility ? await visibility(ctx, caller, viewer, params) : '';
     if (seen === null) return null;
-    const key = `${seen}\u0000${path}`;
-    const kept = answers.cache.get(workspaceId, key, async () => {
-      const made = await make();
-      const shared = sharedAnswer(made, made.value, list ? listScopes(list, path) : []);
-      return { value: shared, scopes: shared?.scopes ?? [], bytes: shared?.bytes ?? 0 };
-    });
-    if (kept.made) answers.made++;
-    else answers.hits++;
-    const shared = await kept.value;
-    if (!shared?.visibleTo(viewer)) return null;
-    const stars = shared.needsStars ? await starsOf(ctx, caller) : NO_STARS;
-    return new Answer(shared.bodyFor(viewer, stars), undefined, shared.headers);
+    const shared = await keptShared(ctx, caller, `${seen}\u0000${path}`, make, list ? listScopes(list, path) : []);
+    return shared ? answerFor(ctx, caller, viewer, shared) : null;
   };
+}
+
+/** The caller's viewer once their workspace's kept answers are brought up to its catalogue version. */
+async function syncedViewer(ctx: ServerContext, caller: Caller): Promise<Viewer> {
+  await syncCatalogue(ctx, caller.workspace.id);
+  // After the sync: it forgot the viewers whose memberships changed.
+  return viewerOf(ctx, caller, true);
+}
+
+/** The shared answer kept under `key`, or made by `make` (null when it cannot be shared). */
+async function keptShared(
+  ctx: ServerContext,
+  caller: Caller,
+  key: string,
+  make: () => Promise<Made>,
+  lists: readonly string[],
+): Promise<SharedAnswer | null> {
+  const answers = catalogueAnswersOf(ctx);
+  const kept = answers.cache.get(caller.workspace.id, key, async () => {
+    const made = await make();
+    const shared = sharedAnswer(made, made.value, lists);
+    return { value: shared, scopes: shared?.scopes ?? [], bytes: shared?.bytes ?? 0 };
+  });
+  if (kept.made) answers.made++;
+  else answers.hits++;
+  return kept.value;
+}
+
+/** The caller's own answer from a shared one (null when they may not see it: the read then answers its 404). */
+async function answerFor(
+  ctx: ServerContext,
+  caller: Caller,
+  viewer: Viewer,
+  shared: SharedAnswer,
+  headers: Readonly<Record<string, string>> = shared.headers,
+): Promise<Answer | null> {
+  if (!shared.visibleTo(viewer)) return null;
+  const stars = shared.needsStars ? await starsOf(ctx, caller) : NO_STARS;
+  return new Answer(shared.bodyFor(viewer, stars), undefined, headers);
 }
 
 const NO_STARS: ReadonlySet<string> = new Set();
 
 /** A page of `list` moves with what its pages sort and filter by, and a search's also with what it searches. */
 function listScopes(list: string, path: string): string[] {
-  const query = path.indexOf('?');
-  const q = query < 0 ? null : new URLSearchParams(path.slice(query + 1)).get('q');
+  const q = queryOf(path).get('q');
   return q?.trim() ? [list, `${list}:search`] : [list];
+}
+
+function queryOf(path: string): URLSearchParams {
+  const query = path.indexOf('?');
+  return new URLSearchParams(query < 0 ? '' : path.slice(query + 1));
+}
+
+/** A caller of no team in the caller's workspace: a page made for them holds what every member sees. */
+const EVERYONE = 'beacon:everyone';
+function everyone(caller: Caller): Caller {
+  return { workspace: caller.workspace, user: { ...caller.user, id: EVERYONE, role: 'member' } };
+}
+
+/**
+ * A page of the workspace's services (or a search of them). Admins and API clients get the one kept for their
+ * visibility. A member gets the page every member sees, with their teams' owner-only matches added to its total,
+ * when none of those comes before the page's end (the database compares, in its collation; the count is kept
+ * until the list moves); else the page kept for their teams.
+ */
+async function keptServicesPage(
+  ctx: ServerContext,
+  caller: Caller,
+  path: string,
+  make: (as?: Caller) => Promise<Made>,
+): Promise<Answer | null> {
+  if (ctx.config.readCacheBytes === 0) return null;
+  const viewer = await syncedViewer(ctx, caller);
+  const lists = listScopes('services', path);
+  const own = visibilityOf(ctx, caller, viewer);
+  if (isAdminRole(viewer.role) || caller.client) {
+    const shared = await keptShared(ctx, caller, `${own}\u0000${path}`, make, lists);
+    return shared ? answerFor(ctx, caller, viewer, shared) : null;
+  }
+  const common = await keptShared(ctx, caller, `everyone\u0000${path}`, () => make(everyone(caller)), lists);
+  if (!common) return null;
+  const mine = await ownMatchesOf(ctx, caller, viewer, path, common, lists);
+  const limit = Number(queryOf(path).get('limit') ?? Infinity);
+  if (mine.before === 0 && (mine.total === 0 || common.count >= limit)) {
+    const total = String(Number(common.headers.total ?? 0) + mine.total);
+    return answerFor(ctx, caller, viewer, common, { ...common.headers, total });
+  }
+  const shared = await keptShared(ctx, caller, `${own}\u0000${path}`, make, lists);
+  return shared ? answerFor(ctx, caller, viewer, shared) : null;
+}
+
+/** How many of the viewer's teams' owner-only services a page's filter matches, and how many before its end. */
+function ownMatchesOf(
+  ctx: ServerContext,
+  caller: Caller,
+  viewer: Viewer,
+  path: string,
+  common: SharedAnswer,
+  lists: readonly string[],
+): Promise<{ total: number; before: number }> {
+  if (viewer.teams.size === 0) return Promise.resolve({ total: 0, before: 0 });
+  const workspaceId = caller.workspace.id;
+  const key = `own\u0000${visibilityOf(ctx, caller, viewer)}\u0000${path}`;
+  return catalogueAnswersOf(ctx).cache.get(workspaceId, key, async () => {
+    const q = queryOf(path).get('q') ?? undefined;
+    const teams = [...viewer.teams.keys()];
+    const value = await ownerOnlyMatches(ctx.database.db, workspaceId, teams, q, common.last);
+    return { value, scopes: lists, bytes: 128 };
+  }).value;
 }
 
 /** A service, and the pages of services (of the workspace, or of a team), kept per visibility. */
 export const keptServiceAnswer = catalogueKeeper(null);
-export const keptServicesAnswer = catalogueKeeper('services', visibilityOf);
+export const keptServicesAnswer = keptServicesPage;
 export const keptTeamServicesAnswer = catalogueKeeper('services', teamVisibilityOf);
 /** A team, a user, and the pages of teams and users: the same rows for everyone. */
 export const keptTeamAnswer = catalogueKeeper(null);

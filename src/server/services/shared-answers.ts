@@ -46,6 +46,9 @@ export interface SharedAnswer {
   /** What it depends on (migration 032): the ids in it, the list it is a page of, its teams' members. */
   scopes: string[];
   bytes: number;
+  /** A page's item count, and its last item's sort keys (a page of services: name, then handle). */
+  count: number;
+  last: { name: string; handle: string } | null;
   /** Whether it has a `starred` to fill, for which the caller's stars are needed. */
   needsStars: boolean;
   /** Whether this caller may be given it; a caller who may not gets what the read itself answers (a 404). */
@@ -123,7 +126,13 @@ export function sharedAnswer(made: Made, value: unknown, lists: readonly string[
     visibility: single.visibility as Visibility,
     ownerTeamId: (single.owner as { id: string }).id,
   };
+  const lastItem = items.at(-1);
   return {
+    count: items.length,
+    last:
+      lastItem && typeof lastItem.name === 'string' && typeof lastItem.handle === 'string'
+        ? { name: lastItem.name, handle: lastItem.handle }
+        : null,
     headers: made.headers ?? {},
     scopes: [...ids],
     bytes: body.length + 64 * slots.length,

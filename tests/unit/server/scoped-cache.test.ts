@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScopedCache, type Change } from '../../../src/server/scoped-cache.js';
+import { ScopedCache, type Change, type Scoped } from '../../../src/server/scoped-cache.js';
 
 /** A change log as the database keeps it (migration 032), read as the cache asks. */
 function log(changes: Change[] = []) {
@@ -41,8 +41,8 @@ describe('ScopedCache', () => {
     const cache = new ScopedCache(1 << 20);
     const { changes, read } = log();
     cache.sync('w', 0, read);
-    let finish!: (value: { value: string; scopes: string[]; bytes: number }) => void;
-    const first = cache.get('w', 'k', () => new Promise((resolve) => (finish = resolve)));
+    let finish!: (value: Scoped<string>) => void;
+    const first = cache.get('w', 'k', () => new Promise<Scoped<string>>((resolve) => (finish = resolve)));
     const joined = cache.get('w', 'k', made('never', []));
     expect(joined.made).toBe(false);
     changes.push({ version: 1, scope: 'elsewhere' });

@@ -449,3 +449,32 @@ export async function addToStarredCount(db: Db, workspaceId: string, id: string,
     .where('id', '=', id)
     .execute();
 }
+
+/**
+ * The owner-only services of `teamIds` a page's filter (`q`) matches: how many, and how many of them sort at or
+ * before `last` (by name, then handle, as the pages sort; all of them when there is no `last`). A member's page is
+ * the page of the services everyone sees when none comes before its end (services/catalogue-cache.ts): the
+ * comparison is the database's own, in its collation.
+ */
+export async function ownerOnlyMatches(
+  db: Db,
+  workspaceId: string,
+  teamIds: readonly string[],
+  q: string | undefined,
+  last: { name: string; handle: string } | null,
+): Promise<{ total: number; before: number }> {
+  if (teamIds.length === 0) return { total: 0, before: 0 };
+  const owned = db
+    .selectFrom('services')
+    .where('services.workspace_id', '=', workspaceId)
+    .where('services.visibility', '=', 'owner')
+    .where('services.owner_team_id', 'in', teamIds);
+  const before = last
+    ? sql<number>`sum(case when services.name < ${last.name}
+        or (services.name = ${last.name} and services.handle <= ${last.handle}) then 1 else 0 end)`
+    : sql<number>`count(*)`;
+  const row = await whereSearchTextContains(db, owned, 'services', q)
+    .select((eb) => [eb.fn.countAll<number | string>().as('total'), before.as('before')])
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.total), before: Number(row.before ?? 0) };
+}

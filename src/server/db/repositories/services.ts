@@ -473,7 +473,8 @@ export async function ownerOnlyMatches(
     ? sql<number>`sum(case when services.name < ${last.name}
         or (services.name = ${last.name} and services.handle <= ${last.handle}) then 1 else 0 end)`
     : sql<number>`count(*)`;
-  const row = await whereSearchTextContains(db, owned, 'services', q)
+  // A few services of a few teams: their texts are read from the rows the team index finds (no trigram lookup).
+  const row = await whereSearchTextContains(db, owned, 'services', q, { scan: true })
     .select((eb) => [eb.fn.countAll<number | string>().as('total'), before.as('before')])
     .executeTakeFirstOrThrow();
   return { total: Number(row.total), before: Number(row.before ?? 0) };

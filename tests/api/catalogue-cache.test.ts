@@ -19,6 +19,7 @@ import {
   createTeam,
   seedWorkspace,
   type SeededWorkspace,
+  workspaceIdOf,
 } from '../support/fixtures.js';
 import { callAs, json, startTestServer, type Member, type TestServer } from '../support/server.js';
 
@@ -31,13 +32,7 @@ beforeAll(async () => {
   cast = await seedWorkspace(server);
   await createService(server, cast.teamAdmin, 'payments', { name: 'Ledger', handle: 'ledger' });
   await createService(server, cast.teamAdmin, 'payments', { name: 'Vault', handle: 'vault', visibility: 'owner' });
-  workspaceId = (
-    await server.ctx.database.db
-      .selectFrom('workspaces')
-      .select('id')
-      .where('domain', '=', cast.domain)
-      .executeTakeFirstOrThrow()
-  ).id;
+  workspaceId = await workspaceIdOf(server, cast.domain);
 });
 afterAll(() => server.close());
 

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../src/contract/accounts.js';
 import type { Service, Team } from '../../src/contract/catalogue.js';
 import { catalogueAnswersOf } from '../../src/server/services/catalogue-cache.js';
-import { addMember, createService, createTeam, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
+import {
+  addMember,
+  createService,
+  createTeam,
+  seedWorkspace,
+  type SeededWorkspace,
+  workspaceIdOf,
+} from '../support/fixtures.js';
 import { writeElsewhere, type Statement } from '../support/other-process.js';
 import { callAs, json, startTestServer, type Member, type TestServer } from '../support/server.js';
 
@@ -30,13 +37,7 @@ beforeAll(async () => {
   ids.bob = cast.teamMember.id;
   ids.dora = dora.id;
   ids.owner = cast.owner.id;
-  ids.workspace = (
-    await server.ctx.database.db
-      .selectFrom('workspaces')
-      .select('id')
-      .where('domain', '=', cast.domain)
-      .executeTakeFirstOrThrow()
-  ).id;
+  ids.workspace = await workspaceIdOf(server, cast.domain);
 });
 afterAll(() => server.close());
 

@@ -152,3 +152,13 @@ function expectStatus(response: LightMyRequestResponse, status: number, what: st
   if (response.statusCode !== status) throw new Error(`${what}: ${response.statusCode} ${response.body}`);
   return response;
 }
+
+/** The id of the workspace on `domain`, read from the database. */
+export async function workspaceIdOf(server: TestServer, domain: string): Promise<string> {
+  const row = await server.ctx.database.db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('domain', '=', domain)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

@@ -58,8 +58,10 @@ export function useLiveNotifications(username: string, enabled: boolean): boolea
       onEvent: (event) => {
         const update = liveUpdateOf(event);
         if (!update) return;
-        if (applyLiveUpdate(queryClient, username, update))
-          void queryClient.invalidateQueries({ queryKey: keys.notifications(username) });
+        const queryKey = keys.notifications(username);
+        // A read under way began before this event and would land over it: read again (it is cancelled).
+        const reading = queryClient.isFetching({ queryKey }) > 0;
+        if (applyLiveUpdate(queryClient, username, update) || reading) void queryClient.invalidateQueries({ queryKey });
         // The event behind a notification is news for the home Activity feed too (read again if it is open).
         if (update.type === 'notification') void queryClient.invalidateQueries({ queryKey: keys.userFeed(username) });
       },

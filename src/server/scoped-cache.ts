@@ -7,6 +7,28 @@
  * being made while a change is synced is given to the requests already waiting for it, and kept for no one else.
  */
 
+/**
+ * Scopes of search texts: a value that holds `text:{list}:{term}` (a search of `list` for `term`, ASCII and
+ * lowercased) depends on which rows' searched text contains the term; a change `text:{list}:{text}` (a row's
+ * searched text before or after an edit) touches exactly the values whose term that text contains. A text that
+ * is not ASCII touches every term of its list: the engines fold its case in ways JS may not.
+ */
+const TEXT = 'text:';
+
+/** Any character beyond ASCII (a string with none folds its case in JS as the engines do). */
+const BEYOND_ASCII = /[\u0080-\uffff]/;
+
+/** The scope of a search of `list` for `term` (lowercased), or null when the term is not ASCII. */
+export function textScope(list: string, term: string): string | null {
+  return BEYOND_ASCII.test(term) ? null : `${TEXT}${list}:${term}`;
+}
+
+function listOfText(scope: string): string | null {
+  if (!scope.startsWith(TEXT)) return null;
+  const end = scope.indexOf(':', TEXT.length);
+  return end < 0 ? null : scope.slice(0, end + 1);
+}
+
 /** A scope a version changed. */
 export interface Change {
   version: number;
@@ -36,6 +58,8 @@ interface Workspace {
   seen: number;
   /** Each scope's entries. */
   held: Map<string, Set<string>>;
+  /** The text scopes held, by their `text:{list}:` prefix. */
+  terms: Map<string, Set<string>>;
   /** Entries being made. */
   pending: Set<string>;
   syncing: Promise<void> | null;
@@ -76,7 +100,13 @@ export class ScopedCache {
   sync(workspaceId: string, version: number, read: ReadChanges): void | Promise<void> {
     const workspace = this.workspaces.get(workspaceId);
     if (!workspace) {
-      this.workspaces.set(workspaceId, { seen: version, held: new Map(), pending: new Set(), syncing: null });
+      this.workspaces.set(workspaceId, {
+        seen: version,
+        held: new Map(),
+        terms: new Map(),
+        pending: new Set(),
+        syncing: null,
+      });
       // What the hooks keep was not followed until now.
       this.hooks.reset?.(workspaceId);
       return;
@@ -121,11 +151,7 @@ export class ScopedCache {
         entry.scopes = [...new Set(made.scopes)];
         entry.bytes = made.bytes;
         this.bytes += made.bytes;
-        for (const scope of entry.scopes) {
-          let keys = workspace.held.get(scope);
-          if (!keys) workspace.held.set(scope, (keys = new Set()));
-          keys.add(id);
-        }
+        for (const scope of entry.scopes) this.hold(workspace, scope, id);
         this.evict();
       },
       () => {
@@ -148,14 +174,53 @@ export class ScopedCache {
     if (versions.size < upTo - after) {
       for (const keys of workspace.held.values()) for (const id of keys) this.drop(id);
       workspace.held.clear();
+      workspace.terms.clear();
       this.hooks.reset?.(workspaceId);
       return;
     }
     for (const { scope } of changes) {
-      const keys = workspace.held.get(scope);
-      if (keys) for (const id of [...keys]) this.drop(id);
+      this.dropHolding(workspace, scope);
+      const list = listOfText(scope);
+      if (list) {
+        const text = scope.slice(list.length);
+        const folded = BEYOND_ASCII.test(text) ? null : text.toLowerCase();
+        for (const term of [...(workspace.terms.get(list) ?? [])]) {
+          if (folded === null || folded.includes(term.slice(list.length))) this.dropHolding(workspace, term);
+        }
+      }
       this.hooks.changed?.(scope);
     }
+  }
+
+  private dropHolding(workspace: Workspace, scope: string): void {
+    const keys = workspace.held.get(scope);
+    if (keys) for (const id of [...keys]) this.drop(id);
+  }
+
+  private hold(workspace: Workspace, scope: string, id: string): void {
+    let keys = workspace.held.get(scope);
+    if (!keys) {
+      workspace.held.set(scope, (keys = new Set()));
+      const list = listOfText(scope);
+      if (list) {
+        let terms = workspace.terms.get(list);
+        if (!terms) workspace.terms.set(list, (terms = new Set()));
+        terms.add(scope);
+      }
+    }
+    keys.add(id);
+  }
+
+  private release(workspace: Workspace, scope: string, id: string): void {
+    const keys = workspace.held.get(scope);
+    keys?.delete(id);
+    if (keys?.size !== 0) return;
+    workspace.held.delete(scope);
+    const list = listOfText(scope);
+    if (!list) return;
+    const terms = workspace.terms.get(list);
+    terms?.delete(scope);
+    if (terms?.size === 0) workspace.terms.delete(list);
   }
 
   private drop(id: string): void {
@@ -166,11 +231,7 @@ export class ScopedCache {
     const workspace = this.workspaces.get(entry.workspaceId);
     if (!workspace) return;
     workspace.pending.delete(id);
-    for (const scope of entry.scopes ?? []) {
-      const keys = workspace.held.get(scope);
-      keys?.delete(id);
-      if (keys?.size === 0) workspace.held.delete(scope);
-    }
+    for (const scope of entry.scopes ?? []) this.release(workspace, scope, id);
   }
 
   private evict(): void {

@@ -53,6 +53,7 @@ const READS = {
   services: '/api/search/services?limit=36',
   'services as dora': '/api/search/services?limit=36',
   'q find': '/api/search/services?limit=36&q=find',
+  'q money': '/api/search/services?limit=36&q=money',
   teams: '/api/search/teams?limit=20',
   users: '/api/search/users?limit=20',
   'payments services': '/api/teams/payments/services?limit=20',
@@ -106,11 +107,12 @@ describe('a change elsewhere drops only the answers that show it', () => {
       statements: () => [
         { sql: `update services set description = 'Money in, money out' where id = ?`, values: [ids.ledger] },
       ],
-      // The searches: the description may now match; the pages with the service in them.
-      remade: ['ledger', 'payments services', 'q find', 'services', 'services as dora'],
+      // The pages with the service in them, and the search its new text matches (not the one of "find").
+      remade: ['ledger', 'payments services', 'q money', 'services', 'services as dora'],
       shows: (b) => {
         expect((b.ledger as Service).description).toBe('Money in, money out');
         expect(find(b['payments services'], 'Ledger')?.description).toBe('Money in, money out');
+        expect(servicesOf(b['q money']).map((s) => s.name)).toEqual(['Ledger']);
       },
     },
     {
@@ -169,11 +171,21 @@ describe('a change elsewhere drops only the answers that show it', () => {
     {
       write: 'a visibility',
       statements: () => [{ sql: `update services set visibility = 'owner' where id = ?`, values: [ids.ledger] }],
-      remade: ['ledger', 'payments services', 'q find', 'search services', 'services', 'services as dora'],
+      remade: ['ledger', 'payments services', 'q find', 'q money', 'search services', 'services', 'services as dora'],
       shows: async (b) => {
         expect(find(b.services, 'Ledger')).toBeDefined();
         expect(find(b['services as dora'], 'Ledger')).toBeUndefined();
         expect((await callAs(server, dora, 'GET', '/api/services/ledger')).statusCode).toBe(404);
+      },
+    },
+    {
+      write: 'an edit that takes a search’s match away',
+      statements: () => [{ sql: `update services set description = 'Books' where id = ?`, values: [ids.ledger] }],
+      // Ledger is owner-only now: Dora's page does not show it.
+      remade: ['ledger', 'payments services', 'q money', 'services'],
+      shows: (b) => {
+        expect(servicesOf(b['q money'])).toEqual([]);
+        expect(find(b.services, 'Ledger')?.description).toBe('Books');
       },
     },
     {

@@ -47,6 +47,7 @@ describe('migrations', () => {
         '030-catalog-managed-settings',
         '031-api-drift',
         '032-catalogue-changes',
+        '033-search-text-changes',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -32,6 +32,7 @@ import { catalogSourcesMigration } from './migrations/029-catalog-sources.js';
 import { catalogManagedSettingsMigration } from './migrations/030-catalog-managed-settings.js';
 import { apiDriftMigration } from './migrations/031-api-drift.js';
 import { catalogueChangesMigration } from './migrations/032-catalogue-changes.js';
+import { searchTextChangesMigration } from './migrations/033-search-text-changes.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -68,6 +69,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '030-catalog-managed-settings': catalogManagedSettingsMigration(),
     '031-api-drift': apiDriftMigration(),
     '032-catalogue-changes': catalogueChangesMigration(engine),
+    '033-search-text-changes': searchTextChangesMigration(engine),
   };
 }
 

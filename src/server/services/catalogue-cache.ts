@@ -29,7 +29,7 @@ import {
   type VersionName,
 } from '../db/repositories/versions.js';
 import { perContext } from '../per-context.js';
-import { ScopedCache } from '../scoped-cache.js';
+import { ScopedCache, textScope } from '../scoped-cache.js';
 import type { Caller } from './auth.js';
 import { sharedAnswer, type SharedAnswer } from './shared-answers.js';
 import { forgetViewer, forgetViewers, viewerOf } from './viewer.js';
@@ -250,10 +250,14 @@ async function answerFor(
 
 const NO_STARS: ReadonlySet<string> = new Set();
 
-/** A page of `list` moves with what its pages sort and filter by, and a search's also with what it searches. */
+/**
+ * A page of `list` moves with what its pages sort and filter by; a search's also with the rows whose searched
+ * text has or had its term (scoped-cache.ts), or, for a term that is not ASCII, with every searched text.
+ */
 function listScopes(list: string, path: string): string[] {
-  const q = queryOf(path).get('q');
-  return q?.trim() ? [list, `${list}:search`] : [list];
+  const term = queryOf(path).get('q')?.trim().toLowerCase();
+  if (!term) return [list];
+  return [list, textScope(list, term) ?? `${list}:search`];
 }
 
 function queryOf(path: string): URLSearchParams {

@@ -37,6 +37,37 @@ describe('ScopedCache', () => {
     expect(await cache.get('v', 'c', made('V2', [])).value).toBe('V');
   });
 
+  it('drops a search only when a searched text before or after an edit contains its term', async () => {
+    const cache = new ScopedCache(1 << 20);
+    const { changes, read } = log();
+    cache.sync('w', 0, read);
+    const searches = ['pay', 'money', 'find', 'ledger ledger'];
+    // Asks each search again (keeping it as before): which were made afresh.
+    const remade = async () => {
+      const asked = searches.map((term) => ({ term, ...cache.get('w', term, made(term, [`text:services:${term}`])) }));
+      await Promise.all(asked.map((a) => a.value));
+      return asked.filter((a) => a.made).map((a) => a.term);
+    };
+    await remade();
+    // Ledger's description edited: its text before and after, as the trigger logs them.
+    changes.push(
+      { version: 1, scope: 'text:services:ledger ledger pays out' },
+      { version: 1, scope: 'text:services:ledger ledger money in, money out' },
+    );
+    cache.sync('w', 1, read);
+    expect(await remade()).toEqual(['pay', 'money', 'ledger ledger']);
+    // A term of another list, or a text of another list, does not meet.
+    await cache.get('w', 'teams find', made('T', ['text:teams:find'])).value;
+    changes.push({ version: 2, scope: 'text:services:finder' });
+    cache.sync('w', 2, read);
+    expect(cache.get('w', 'teams find', made('T2', [])).made).toBe(false);
+    expect(await remade()).toEqual(['find']);
+    // A text that is not ASCII may fold its case otherwise in the engine: every search of its list goes.
+    changes.push({ version: 3, scope: 'text:services:caf\u00c9 ledger' });
+    cache.sync('w', 3, read);
+    expect(await remade()).toEqual(searches);
+  });
+
   it('gives a value made while a change was synced to those already waiting, and keeps it for no one else', async () => {
     const cache = new ScopedCache(1 << 20);
     const { changes, read } = log();

@@ -18,7 +18,7 @@ export const KEPT_VERSIONS = 10_000;
 /** An expression over the row a trigger sees (`new` or `old`), or a fixed scope. */
 type Scopes = (row: string) => string[];
 
-interface ChangedTable {
+export interface ChangedTable {
   table: string;
   /** The scopes an insert or delete touches. */
   rows: Scopes;
@@ -29,12 +29,17 @@ interface ChangedTable {
    * `{table}:search` for what only its searches read.
    */
   moves?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The list whose searches only these columns move, logged with the row's searched text before and after
+   * (`text:{list}:{search_text}`), so that only the searches of a term either contains are dropped (migration 033).
+   */
+  texts?: { list: string; columns: readonly string[] };
 }
 
 /** Migration 021's columns of each table, and what 029 watches of managed entities. */
 const updatesOf = (table: string) => CATALOGUE_TABLES.find((t) => t.table === table)!.updates;
 
-const TABLES: readonly ChangedTable[] = [
+export const TABLES: readonly ChangedTable[] = [
   {
     table: 'services',
     rows: (r) => [`${r}.id`, `'services'`],
@@ -67,11 +72,16 @@ const TABLES: readonly ChangedTable[] = [
 ];
 
 /** The scopes an update touches: those of the row before and after, and its list when a column it moves changed. */
-function updateScopes({ rows, moves }: ChangedTable, isDistinct: string): string[] {
+function updateScopes({ rows, moves, texts }: ChangedTable, isDistinct: string): string[] {
   const scopes = [...new Set([...rows('old'), ...rows('new')])].filter((s) => !/^'[a-z]+'$/.test(s));
+  const movedBy = (columns: readonly string[]) => columns.map((c) => `old.${c} ${isDistinct} new.${c}`).join(' or ');
   for (const [list, columns] of Object.entries(moves ?? {})) {
-    const moved = columns.map((c) => `old.${c} ${isDistinct} new.${c}`).join(' or ');
-    scopes.push(`case when ${moved} then '${list}' end`);
+    scopes.push(`case when ${movedBy(columns)} then '${list}' end`);
+  }
+  if (texts) {
+    for (const row of ['old', 'new']) {
+      scopes.push(`case when ${movedBy(texts.columns)} then 'text:${texts.list}:' || ${row}.search_text end`);
+    }
   }
   return scopes;
 }
@@ -92,14 +102,19 @@ export function catalogueChangesMigration(engine: Engine) {
         .on('catalogue_changes')
         .columns(['workspace_id', 'version'])
         .execute();
-      if (engine === 'sqlite') await sqliteTriggers(db);
-      else await postgresTriggers(db);
+      await catalogueTriggers(db, engine, TABLES);
     },
   };
 }
 
+/** (Re)makes the catalogue triggers of `tables`, each bumping its workspace's version and logging the scopes. */
+export async function catalogueTriggers(db: Kysely<unknown>, engine: Engine, tables: readonly ChangedTable[]) {
+  if (engine === 'sqlite') await sqliteTriggers(db, tables);
+  else await postgresTriggers(db, tables);
+}
+
 /** SQLite: the triggers of migrations 021 and 029 again, each writing its changes after its bump. */
-async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
+async function sqliteTriggers(db: Kysely<unknown>, tables: readonly ChangedTable[]): Promise<void> {
   const bumpAndLog = (row: string, scopes: string[]) => `
     insert into catalogue_versions (workspace_id, version) values (${row}.workspace_id, 1)
       on conflict (workspace_id) do update set version = version + 1;
@@ -108,7 +123,7 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
       where v.workspace_id = ${row}.workspace_id and s.scope is not null;
     delete from catalogue_changes where workspace_id = ${row}.workspace_id
       and version <= (select version from catalogue_versions where workspace_id = ${row}.workspace_id) - ${KEPT_VERSIONS};`;
-  for (const spec of TABLES) {
+  for (const spec of tables) {
     const { table, rows, updates } = spec;
     for (const event of ['insert', 'delete', 'update']) {
       await sql`drop trigger if exists ${sql.id(`${table}_catalogue_${event}`)}`.execute(db);
@@ -131,8 +146,8 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
  * rows in one, migration 029), one version for the statement with every row's scopes; updates per row, filtered by
  * column as before (they come one at a time, and transition tables allow no column list).
  */
-async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
-  for (const spec of TABLES) {
+async function postgresTriggers(db: Kysely<unknown>, tables: readonly ChangedTable[]): Promise<void> {
+  for (const spec of tables) {
     const { table, rows, updates } = spec;
     for (const name of ['write', 'insert', 'delete', 'update']) {
       await sql`drop trigger if exists ${sql.id(`${table}_catalogue_${name}`)} on ${sql.table(table)}`.execute(db);

@@ -23,6 +23,14 @@ export function textScope(list: string, term: string): string | null {
   return BEYOND_ASCII.test(term) ? null : `${TEXT}${list}:${term}`;
 }
 
+/**
+ * Whether a searched text contains an ASCII `term` (lowercased) as the engines' searches find it; null when the
+ * text is not ASCII, whose case the engines may fold otherwise.
+ */
+export function textContains(text: string, term: string): boolean | null {
+  return BEYOND_ASCII.test(text) ? null : text.toLowerCase().includes(term);
+}
+
 function listOfText(scope: string): string | null {
   if (!scope.startsWith(TEXT)) return null;
   const end = scope.indexOf(':', TEXT.length);
@@ -183,9 +191,8 @@ export class ScopedCache {
       const list = listOfText(scope);
       if (list) {
         const text = scope.slice(list.length);
-        const folded = BEYOND_ASCII.test(text) ? null : text.toLowerCase();
         for (const term of [...(workspace.terms.get(list) ?? [])]) {
-          if (folded === null || folded.includes(term.slice(list.length))) this.dropHolding(workspace, term);
+          if (textContains(text, term.slice(list.length)) !== false) this.dropHolding(workspace, term);
         }
       }
       this.hooks.changed?.(scope);

@@ -303,4 +303,25 @@ describe('kept catalogue reads', () => {
       expect((await servicePage(cast.guest, search)).body).toEqual([]);
     }
   });
+
+  it('find a member’s owner-only service in a search once an edit makes it match, and lose it once another does not', async () => {
+    const vaultId = await idOf('services', 'vault');
+    const search = async (who: Member) => {
+      const { body, total } = await servicePage(who, '/api/search/services?limit=36&q=lockbox');
+      return { names: names(body), total: Number(total) };
+    };
+    const describe = (text: string) =>
+      db().updateTable('services').set({ description: text }).where('id', '=', vaultId).execute();
+    for (const text of ['Keys and secrets', 'The LOCKBOX of keys', 'Keys again']) {
+      await describe(text);
+      const matches = text.toLowerCase().includes('lockbox');
+      // Twice: made afresh after the edit, then given from what was kept.
+      for (let ask = 0; ask < 2; ask++) {
+        expect(await search(cast.teamMember)).toEqual(
+          matches ? { names: ['Vault'], total: 1 } : { names: [], total: 0 },
+        );
+        expect(await search(cast.guest)).toEqual({ names: [], total: 0 });
+      }
+    }
+  });
 });

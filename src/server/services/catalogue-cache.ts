@@ -19,7 +19,7 @@ import { isAdminRole } from '../../domain/roles.js';
 import { Answer, AnswerCache, FreshReads, type Made } from '../answer-cache.js';
 import type { ServerContext } from '../context.js';
 import { starredServiceIds } from '../db/repositories/stars.js';
-import { ownerOnlyMatches } from '../db/repositories/services.js';
+import { ownerOnlyMatches, ownerOnlyServicesOf } from '../db/repositories/services.js';
 import { findTeam } from '../db/repositories/teams.js';
 import {
   catalogueChanges,
@@ -29,7 +29,7 @@ import {
   type VersionName,
 } from '../db/repositories/versions.js';
 import { perContext } from '../per-context.js';
-import { ScopedCache, textScope } from '../scoped-cache.js';
+import { ScopedCache, textContains, textScope } from '../scoped-cache.js';
 import type { Caller } from './auth.js';
 import { sharedAnswer, type SharedAnswer } from './shared-answers.js';
 import { forgetViewer, forgetViewers, viewerOf } from './viewer.js';
@@ -314,12 +314,33 @@ function ownMatchesOf(
 ): Promise<{ total: number; before: number }> {
   if (viewer.teams.size === 0) return Promise.resolve({ total: 0, before: 0 });
   const workspaceId = caller.workspace.id;
-  const key = `own\u0000${visibilityOf(ctx, caller, viewer)}\u0000${path}`;
-  return catalogueAnswersOf(ctx).cache.get(workspaceId, key, async () => {
-    const q = queryOf(path).get('q') ?? undefined;
-    const teams = [...viewer.teams.keys()];
-    const value = await ownerOnlyMatches(ctx.database.db, workspaceId, teams, q, common.last);
-    return { value, scopes: lists, bytes: 128 };
+  const q = queryOf(path).get('q') ?? undefined;
+  const teams = [...viewer.teams.keys()];
+  const counted = () =>
+    catalogueAnswersOf(ctx).cache.get(
+      workspaceId,
+      `own\u0000${visibilityOf(ctx, caller, viewer)}\u0000${path}`,
+      async () => {
+        const value = await ownerOnlyMatches(ctx.database.db, workspaceId, teams, q, common.last);
+        return { value, scopes: lists, bytes: 128 };
+      },
+    ).value;
+  const term = q?.trim().toLowerCase();
+  if (!term || !textScope('services', term)) return counted();
+  // A search: most terms match none of the teams' few owner-only services, which their kept texts tell.
+  return Promise.all(teams.map((team) => ownerOnlyOf(ctx, workspaceId, team))).then((owned) =>
+    owned.flat().every(({ search_text }) => textContains(search_text, term) === false)
+      ? { total: 0, before: 0 }
+      : counted(),
+  );
+}
+
+/** A team's owner-only services with their searched texts, kept until one of them or the list changes. */
+function ownerOnlyOf(ctx: ServerContext, workspaceId: string, teamId: string) {
+  return catalogueAnswersOf(ctx).cache.get(workspaceId, `\u0000owner-only\u0000${teamId}`, async () => {
+    const rows = await ownerOnlyServicesOf(ctx.database.db, workspaceId, teamId);
+    const bytes = rows.reduce((sum, row) => sum + 64 + row.search_text.length, 64);
+    return { value: rows, scopes: ['services', ...rows.map((row) => row.id)], bytes };
   }).value;
 }
 

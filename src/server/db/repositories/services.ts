@@ -479,3 +479,17 @@ export async function ownerOnlyMatches(
     .executeTakeFirstOrThrow();
   return { total: Number(row.total), before: Number(row.before ?? 0) };
 }
+
+/**
+ * A team's owner-only services and their searched texts (by the team index: a team owns a few), from which a
+ * member's searches tell whether any of them matches without asking the database (services/catalogue-cache.ts).
+ */
+export function ownerOnlyServicesOf(db: Db, workspaceId: string, teamId: string) {
+  return db
+    .selectFrom('services')
+    .select(['id', 'search_text'])
+    .where('workspace_id', '=', workspaceId)
+    .where('owner_team_id', '=', teamId)
+    .where('visibility', '=', 'owner')
+    .execute();
+}

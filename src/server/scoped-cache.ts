@@ -10,7 +10,8 @@
 /**
  * Scopes of search texts: a value that holds `text:{list}:{term}` (a search of `list` for `term`, ASCII and
  * lowercased) depends on which rows' searched text contains the term; a change `text:{list}:{text}` (a row's
- * searched text before or after an edit) touches exactly the values whose term that text contains. A text that
+ * searched text before or after an edit) touches exactly the values whose term one of the two texts contains and
+ * the other does not (see matchMoved). A text that
  * is not ASCII touches every term of its list: the engines fold its case in ways JS may not.
  */
 const TEXT = 'text:';
@@ -35,6 +36,17 @@ function listOfText(scope: string): string | null {
   if (!scope.startsWith(TEXT)) return null;
   const end = scope.indexOf(':', TEXT.length);
   return end < 0 ? null : scope.slice(0, end + 1);
+}
+
+/**
+ * Whether an edit can move a search for `term`: the row's text before and after it disagree on containing the
+ * term (a row that matched before and after stays in the same place, for only a searched column changed; a page
+ * showing it holds its id too). More than two texts in one version, or one not ASCII: assume it did.
+ */
+function matchMoved(texts: readonly string[], term: string): boolean {
+  const contains = texts.map((text) => textContains(text, term));
+  if (texts.length > 2 || contains.includes(null)) return true;
+  return contains.some((c) => c !== contains[0]);
 }
 
 /** A scope a version changed. */
@@ -186,16 +198,24 @@ export class ScopedCache {
       this.hooks.reset?.(workspaceId);
       return;
     }
-    for (const { scope } of changes) {
-      this.dropHolding(workspace, scope);
+    // The texts a version logged, by list: a row's searched text before and after one edit.
+    const edits = new Map<string, { list: string; texts: string[] }>();
+    for (const { version, scope } of changes) {
       const list = listOfText(scope);
       if (list) {
-        const text = scope.slice(list.length);
-        for (const term of [...(workspace.terms.get(list) ?? [])]) {
-          if (textContains(text, term.slice(list.length)) !== false) this.dropHolding(workspace, term);
-        }
+        const key = `${version}\u0000${list}`;
+        const edit = edits.get(key) ?? { list, texts: [] };
+        edit.texts.push(scope.slice(list.length));
+        edits.set(key, edit);
+      } else {
+        this.dropHolding(workspace, scope);
       }
       this.hooks.changed?.(scope);
+    }
+    for (const { list, texts } of edits.values()) {
+      for (const term of [...(workspace.terms.get(list) ?? [])]) {
+        if (matchMoved(texts, term.slice(list.length))) this.dropHolding(workspace, term);
+      }
     }
   }
 

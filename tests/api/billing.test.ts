@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingAccount, Invoice, PaymentMethod, SubscriptionInformation } from '../../src/contract/billing.js';
 import { seatLimitMessage } from '../../src/domain/billing.js';
-import { seedWorkspace } from '../support/fixtures.js';
+import { seedWorkspace, workspaceIdOf } from '../support/fixtures.js';
 import { linkIn } from '../support/mail-catcher.js';
 import { signedWebhook, StripeStandIn } from '../support/stripe-stand-in.js';
 import {
@@ -345,15 +345,7 @@ describe('billing', () => {
       .set({ status: 'active' })
       .where('domain', '=', 'payco')
       .execute();
-    server.ctx.callers.forgetWorkspace(
-      (
-        await server.ctx.database.db
-          .selectFrom('workspaces')
-          .select('id')
-          .where('domain', '=', 'payco')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
+    server.ctx.callers.forgetWorkspace(await workspaceIdOf(server, 'payco'));
     await stripe.redeliver(unpaidEvent.id);
     expect(stripe.deliveries.filter((delivery) => delivery.event.id === unpaidEvent.id).map((d) => d.status)).toEqual([
       200, 200,

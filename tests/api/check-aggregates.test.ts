@@ -10,7 +10,7 @@ import {
 import { healthCheckResultRow, insertHealthCheckResults } from '../../src/server/db/repositories/health.js';
 import { pruneCheckResults } from '../../src/server/jobs/result-retention.js';
 import { aggregatesOracle } from '../support/aggregates-oracle.js';
-import { createService, seedWorkspace } from '../support/fixtures.js';
+import { createService, seedWorkspace, workspaceIdOf } from '../support/fixtures.js';
 import { atTime, callAs, json, startTestServer, type Member, type TestServer } from '../support/server.js';
 
 /**
@@ -46,12 +46,8 @@ async function newCheck(): Promise<HealthCheck> {
 
 /** Writes the results in the given batches, each in its own transaction, as the runners do. */
 async function write(check: HealthCheck, results: ProbeOutcome[], cuts: number[]): Promise<void> {
-  const workspace = await server.ctx.database.db
-    .selectFrom('workspaces')
-    .select('id')
-    .where('domain', '=', 'aggco')
-    .executeTakeFirstOrThrow();
-  const rows = results.map((result) => healthCheckResultRow({ id: check.id, workspace_id: workspace.id }, result));
+  const workspaceId = await workspaceIdOf(server, 'aggco');
+  const rows = results.map((result) => healthCheckResultRow({ id: check.id, workspace_id: workspaceId }, result));
   const edges = [0, ...cuts.map((cut) => Math.floor(cut * rows.length)).sort((a, b) => a - b), rows.length];
   for (let i = 1; i < edges.length; i++) {
     const batch = rows.slice(edges[i - 1], edges[i]);

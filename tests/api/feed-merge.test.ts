@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listProfileEvents, type FeedProfile } from '../../src/server/db/repositories/events.js';
-import { seedWorkspace } from '../support/fixtures.js';
+import { seedWorkspace, workspaceIdOf } from '../support/fixtures.js';
 import { random } from '../support/random.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -17,12 +17,7 @@ let workspaceId: string;
 beforeAll(async () => {
   server = await startTestServer();
   await seedWorkspace(server, { domain: 'mergeco' });
-  const workspace = await server.ctx.database.db
-    .selectFrom('workspaces')
-    .select('id')
-    .where('domain', '=', 'mergeco')
-    .executeTakeFirstOrThrow();
-  workspaceId = workspace.id;
+  workspaceId = await workspaceIdOf(server, 'mergeco');
 });
 afterAll(() => server.close());
 

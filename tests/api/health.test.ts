@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DailyHealthEntry, HealthCheck } from '../../src/contract/health.js';
-import { addMember, createService, createTeam, seedWorkspace } from '../support/fixtures.js';
+import { addMember, createService, createTeam, seedWorkspace, workspaceIdOf } from '../support/fixtures.js';
 import {
   authHeaders,
   json,
@@ -158,12 +158,7 @@ describe('health checks', () => {
 
   it('reports results oldest first, the last 24 hours by default', async () => {
     const now = Date.now();
-    const workspace = await server.ctx.database.db
-      .selectFrom('workspaces')
-      .select('id')
-      .where('domain', '=', owner.domain)
-      .executeTakeFirstOrThrow();
-    const result = { check_id: checkId, workspace_id: workspace.id };
+    const result = { check_id: checkId, workspace_id: await workspaceIdOf(server, owner.domain) };
     await server.ctx.database.db
       .insertInto('health_check_results')
       .values([

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scorecard, ScorecardResult, ServiceScorecard } from '../../src/contract/scorecards.js';
 import { startScorecardRefresh, sweepScorecards } from '../../src/server/jobs/scorecard-sweep.js';
 import { keptAnswersOf } from '../../src/server/services/catalogue-cache.js';
-import { createService, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
+import { createService, seedWorkspace, type SeededWorkspace, workspaceIdOf } from '../support/fixtures.js';
 import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
 /** Issue 28, scorecards: definitions, results, exemptions through the real server, on the run's engine. */
@@ -54,14 +54,6 @@ const results = async (actor: Member, query = '') => {
   expect(response.statusCode).toBe(200);
   return { total: Number(response.headers.total), items: json<ScorecardResult[]>(response) };
 };
-const workspaceIdOf = async () =>
-  (
-    await server.ctx.database.db
-      .selectFrom('workspaces')
-      .select('id')
-      .where('domain', '=', 'scoreco')
-      .executeTakeFirstOrThrow()
-  ).id;
 const byHandle = (items: ScorecardResult[], handle: string) => items.find((item) => item.service.handle === handle);
 
 beforeAll(async () => {
@@ -333,7 +325,7 @@ describe('scorecards', () => {
       .insertInto('health_check_results')
       .values({
         check_id: checkId,
-        workspace_id: await workspaceIdOf(),
+        workspace_id: await workspaceIdOf(server, 'scoreco'),
         start: now - 60_000,
         time: 40,
         success: 1,

@@ -8,7 +8,7 @@ import { closeContext, createContext } from '../../src/server/bootstrap.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { TEST_ENGINE } from '../support/database.js';
-import { addMember, createClient, createService, seedWorkspace } from '../support/fixtures.js';
+import { addMember, createClient, createService, seedWorkspace, workspaceIdOf } from '../support/fixtures.js';
 import { SlackStandIn, type PostedMessage } from '../support/slack-stand-in.js';
 import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
@@ -492,11 +492,7 @@ describe.runIf(TEST_ENGINE === 'postgres')('Slack from two processes on one Post
         await call('PATCH', `/api/notices/${id}`, { status: 'resolved', message: `Fixed ${i}-${n}` });
       }
     }
-    const workspace = await server.ctx.database.db
-      .selectFrom('workspaces')
-      .select('id')
-      .where('domain', '=', 'twoslack')
-      .executeTakeFirstOrThrow();
+    const workspace = { id: await workspaceIdOf(server, 'twoslack') };
     const { db } = server.ctx.database;
     // Per channel: the notices' messages (three each), and the other events (health changes) on their own.
     const queued = await db

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordHealthTransition } from '../../src/server/db/repositories/health.js';
 import { StatusDays, type DaysService } from '../../src/server/services/status-days.js';
-import { createService, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
+import { createService, seedWorkspace, type SeededWorkspace, workspaceIdOf } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
@@ -22,12 +22,7 @@ beforeAll(async () => {
   for (const handle of ['alpha', 'beta']) {
     await createService(server, cast.teamAdmin, cast.team.handle, { name: handle, handle });
   }
-  const { id } = await server.ctx.database.db
-    .selectFrom('workspaces')
-    .select('id')
-    .where('domain', '=', cast.domain)
-    .executeTakeFirstOrThrow();
-  workspaceId = id;
+  workspaceId = await workspaceIdOf(server, cast.domain);
   const rows = await server.ctx.database.db
     .selectFrom('services')
     .select(['id', 'created_at'])

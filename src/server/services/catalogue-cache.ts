@@ -47,17 +47,18 @@ export function keptAnswersOf(ctx: ServerContext, names: readonly VersionName[])
   return cache;
 }
 
-/** The teams part of a viewer's key, made once per membership map (viewer.ts keeps one per user for a while). */
-const teamKeys = new WeakMap<ReadonlyMap<string, TeamRole>, string>();
+/** The keys of membership maps (viewer.ts keeps one per user for a while), made once: team ids, with roles or not. */
+const membershipKeys = { roles: new WeakMap<object, string>(), ids: new WeakMap<object, string>() };
 
-function teamsKey(teams: ReadonlyMap<string, TeamRole>): string {
-  let key = teamKeys.get(teams);
+function membershipKey(teams: ReadonlyMap<string, TeamRole>, withRoles: boolean): string {
+  const memo = withRoles ? membershipKeys.roles : membershipKeys.ids;
+  let key = memo.get(teams);
   if (key === undefined) {
     key = [...teams]
-      .map(([team, role]) => `${team}=${role}`)
+      .map(([team, role]) => (withRoles ? `${team}=${role}` : team))
       .sort()
       .join(',');
-    teamKeys.set(teams, key);
+    memo.set(teams, key);
   }
   return key;
 }
@@ -87,7 +88,7 @@ function keeper(names: readonly VersionName[]) {
     answers.see(workspaceId, version);
     const viewer = await viewerOf(ctx, caller);
     const who = caller.client ? `client:${caller.client.id}` : `user:${caller.user.id}`;
-    const key = `${who}\u0000${viewer.role}\u0000${teamsKey(viewer.teams)}\u0000${path}`;
+    const key = `${who}\u0000${viewer.role}\u0000${membershipKey(viewer.teams, true)}\u0000${path}`;
     return answers.answer(workspaceId, version, key, make);
   };
 }
@@ -153,9 +154,7 @@ type VisibilityOf = (
 function visibilityOf(_ctx: ServerContext, caller: Caller, viewer: Viewer): string {
   if (isAdminRole(viewer.role)) return 'all';
   if (caller.client) return `client:${caller.client.teamId}`;
-  let key = teamIdKeys.get(viewer.teams);
-  if (key === undefined) teamIdKeys.set(viewer.teams, (key = `teams:${[...viewer.teams.keys()].sort().join(',')}`));
-  return key;
+  return `teams:${membershipKey(viewer.teams, false)}`;
 }
 
 /**
@@ -181,9 +180,6 @@ function teamIdOf(ctx: ServerContext, workspaceId: string, idOrHandle: string): 
     return { value: team?.id ?? null, scopes: team ? [team.id] : ['teams'], bytes: 128 };
   }).value;
 }
-
-/** The visibility of each membership map (viewer.ts keeps one per user for a while), made once. */
-const teamIdKeys = new WeakMap<ReadonlyMap<string, TeamRole>, string>();
 
 /**
  * A keeper of the catalogue's answers, shared by the callers of one `visibility` (everyone, by default), of the

@@ -158,6 +158,8 @@ async function postgresTriggers(db: Kysely<unknown>, tables: readonly ChangedTab
     ] as const) {
       const fn = `${table}_catalogue_${event}_rows`;
       await sql`create or replace function ${sql.id(fn)}() returns trigger language plpgsql as $$
+        declare
+          w record;
         begin
           with bumped as (
             insert into catalogue_versions (workspace_id, version)
@@ -170,9 +172,13 @@ async function postgresTriggers(db: Kysely<unknown>, tables: readonly ChangedTab
             from ${sql.raw(`${transition}_rows`)} r join bumped b on b.workspace_id = r.workspace_id
             cross join lateral (${sql.raw(scopeRows(rows('r')))}) s
             where s.scope is not null;
-          delete from catalogue_changes c using (select distinct workspace_id from ${sql.raw(`${transition}_rows`)}) w
-            where c.workspace_id = w.workspace_id and c.version <= (select version from catalogue_versions v
-              where v.workspace_id = w.workspace_id) - ${sql.raw(String(KEPT_VERSIONS))};
+          -- One delete per workspace with its bound as a value, which the index serves: a join with the bound
+          -- read per row scanned the whole log for each statement (100,000 services seeded in 430 s).
+          for w in select v.workspace_id, v.version from catalogue_versions v
+              where v.workspace_id in (select distinct workspace_id from ${sql.raw(`${transition}_rows`)}) loop
+            delete from catalogue_changes where workspace_id = w.workspace_id
+              and version <= w.version - ${sql.raw(String(KEPT_VERSIONS))};
+          end loop;
           return null;
         end $$`.execute(db);
       await sql`create trigger ${sql.id(`${table}_catalogue_${event}`)} after ${sql.raw(event)} on ${sql.table(table)}

@@ -450,7 +450,8 @@ describe('limits: a pathological regex or JSONata expression stays within its li
     ['json:$length($pad("", 100000000)) > 0', /longer than/],
     ['json:$count($sort($.numbers)) > 0', /\$sort takes at most 2,000 values/],
     ['json:$count($distinct($.numbers)) > 0', /\$distinct takes at most 2,000 values/],
-    ['json:$count($.numbers^($)) > 0', /timeout/],
+    // Sorted four times over: one order-by of 5,000 values can end within the limit on a fast machine.
+    ['json:$count($.numbers^($)^(-$)^($)^(-$)) > 0', /timeout/],
     ['json:$count($match($.a, /a/)) > 0', /timeout|maximum sequence length/],
   ])('%s', async (text, message) => {
     const { result, ms } = await timed(text, largeJson);

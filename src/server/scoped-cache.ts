@@ -11,8 +11,8 @@
  * Scopes of search texts: a value that holds `text:{list}:{term}` (a search of `list` for `term`, ASCII and
  * lowercased) depends on which rows' searched text contains the term; a change `text:{list}:{text}` (a row's
  * searched text before or after an edit) touches exactly the values whose term one of the two texts contains and
- * the other does not (see matchMoved). A text that
- * is not ASCII touches every term of its list: the engines fold its case in ways JS may not.
+ * the other does not (see matchMoved). A text that is not ASCII touches every term of its list: the engines fold
+ * its case in ways JS may not.
  */
 const TEXT = 'text:';
 

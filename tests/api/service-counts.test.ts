@@ -68,12 +68,12 @@ describe('service totals', () => {
       const name = i === 7 ? 'Zebra Crossing' : `Common Thing ${String(i).padStart(3, '0')}`;
       await createService(server, alice, 'payments', { name, handle: `thing-${i}` });
     }
-    const search = async (q: string, limit: number) => {
+    const search = async (q: string, limit: number, cursor = 0) => {
       const response = await callAs(
         server,
         owner,
         'GET',
-        `/api/search/services?q=${encodeURIComponent(q)}&limit=${limit}`,
+        `/api/search/services?q=${encodeURIComponent(q)}&limit=${limit}&cursor=${cursor}`,
       );
       expect(response.statusCode).toBe(200);
       return {
@@ -88,5 +88,12 @@ describe('service totals', () => {
     const numbers = Array.from({ length: 21 }, (_, i) => i).filter((i) => i !== 7);
     expect(common.names).toEqual(numbers.map((i) => `Common Thing ${String(i).padStart(3, '0')}`));
     expect((await search('thing 25', 100)).names).toEqual(Array.from({ length: 10 }, (_, i) => `Common Thing 25${i}`));
+    // The last page, and past it: the total stays the count of the matches.
+    expect(await search('common thing', 20, 240)).toEqual({
+      total: 259,
+      names: Array.from({ length: 19 }, (_, i) => `Common Thing ${241 + i}`),
+    });
+    expect(await search('common thing', 20, 300)).toEqual({ total: 259, names: [] });
+    expect(await search('ab', 20, 300)).toEqual({ total: 0, names: [] });
   });
 });

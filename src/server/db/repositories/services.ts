@@ -291,10 +291,64 @@ export function searchServices(
 ): Promise<Paged<ServiceListRow>> {
   // Without a search text the total is the kept count; with one, the matches are counted.
   if (!page.q?.trim()) return everyServicePage(db, workspaceId, scope, page);
+  if (!isSqlite(db)) return searchServicesOnPostgres(db, workspaceId, scope, page);
   const query = whereSearchTextContains(db, visibleServices(db, workspaceId, scope), 'services', page.q);
-  if (!isSqlite(db)) return pageOfServices(query, scope, page);
   return searchServicesOnSqlite(db, workspaceId, scope, page, query);
 }
+
+/**
+ * PostgreSQL: the matches are listed once (a materialized CTE), and counted and sorted for the page from that
+ * list, in one statement. As two statements, the count read every row of the table and the page walked the name
+ * index until it had found its rows, which for a term that is in the names (its matches side by side in name
+ * order) meant most of the table: 116 ms for a term in 5 % of 100,000 services, 16 ms this way.
+ *
+ * The trigram index is the quicker way to the matches while the table is in memory, as a catalogue that is read
+ * all day is; PostgreSQL's default random_page_cost (4, a disk's seek) prices it above reading every row, so the
+ * search plans with 1.1, the value PostgreSQL's documentation suggests for data in memory or on SSD, for its own
+ * transaction only. Inside a caller's transaction the setting would outlive the search: it then plans as usual.
+ */
+async function searchServicesOnPostgres(
+  db: Db,
+  workspaceId: string,
+  scope: ServiceScope,
+  page: SearchPage,
+): Promise<Paged<ServiceListRow>> {
+  const search = async (trx: Db): Promise<Paged<ServiceListRow>> => {
+    const matches = () =>
+      whereSearchTextContains(trx, visibleServices(trx, workspaceId, scope), 'services', page.q).select([
+        'services.id',
+        'services.name',
+        'services.handle',
+      ]);
+    const withMatches = trx.with((cte) => cte('matches').materialized(), matches);
+    // The statement's tables are the catalogue's plus `matches`: the service columns come from `services` alone.
+    const pageOfMatches = withMatches
+      .selectFrom('services')
+      .where('services.workspace_id', '=', workspaceId)
+      .where('services.id', 'in', (eb) =>
+        eb.selectFrom('matches').select('id').orderBy('name').orderBy('handle').limit(page.limit).offset(page.cursor),
+      ) as unknown as ServiceFilter;
+    const rows = await selectService(pageOfMatches, scope)
+      .select(sql<string>`(select count(*) from matches)`.as('total'))
+      .orderBy('services.name')
+      .orderBy('services.handle')
+      .execute();
+    // Past the last page no row carries the total: it is counted on its own.
+    const total =
+      rows[0]?.total ??
+      (await withMatches.selectFrom('matches').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow())
+        .n;
+    return { rows: rows.map(({ total: _, ...row }) => row), total: Number(total) };
+  };
+  if (db.isTransaction || (page.q ?? '').trim().length < TRIGRAM) return search(db);
+  return db.transaction().execute(async (trx) => {
+    await sql`set local random_page_cost = 1.1`.execute(trx);
+    return search(trx);
+  });
+}
+
+/** The shortest text the trigram index can find (shorter ones are read from every row). */
+const TRIGRAM = 3;
 
 /** Rows a name-order walk may read for a page before the trigram index is the cheaper way (SQLite). */
 const WALK_AT_MOST = 5000;

@@ -47,7 +47,8 @@ export interface RouteExtras {
   authenticate?: (request: FastifyRequest) => (domain: string) => Promise<Caller>;
   /**
    * Where this read's answers are kept (services/catalogue-cache.ts): the kept answer for the caller and the
-   * request's path and query, or the one `make` makes; `null` when nothing is kept.
+   * request's path and query, or the one `make` makes; `null` when nothing is kept. `params` and `query` are the
+   * request's, as validated.
    */
   keep?: (
     ctx: ServerContext,
@@ -55,6 +56,7 @@ export interface RouteExtras {
     path: string,
     make: (as?: Caller) => Promise<Made>,
     params: Readonly<Record<string, string>>,
+    query: Readonly<Record<string, unknown>>,
   ) => Promise<Answer | null>;
   /** A larger body than the server's 1 MiB default (descriptor files). */
   bodyLimit?: number;
@@ -124,7 +126,14 @@ export function route<O extends Operation>(
           }
           return { body: serialized(reply, result), value: result };
         };
-        const kept = await keep(ctx, request.caller, request.url, made, request.params as Record<string, string>);
+        const kept = await keep(
+          ctx,
+          request.caller,
+          request.url,
+          made,
+          request.params as Record<string, string>,
+          (request.query ?? {}) as Record<string, unknown>,
+        );
         if (kept) return reply.code(status).headers(kept.headers).type(JSON_TYPE).send(kept.body);
       }
       const replayKey = operation.replayable ? request.headers['idempotency-key'] : undefined;

@@ -16,7 +16,6 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { SignJWT } from 'jose';
-import { sql } from 'kysely';
 import { pino } from 'pino';
 import { buildApp } from '../../src/server/app.js';
 import { closeContext, createContext } from '../../src/server/bootstrap.js';

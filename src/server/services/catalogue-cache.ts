@@ -20,6 +20,7 @@ import { Answer, AnswerCache, FreshReads, type Made } from '../answer-cache.js';
 import type { ServerContext } from '../context.js';
 import { starredServiceIds } from '../db/repositories/stars.js';
 import { ownerOnlyMatches, ownerOnlyServicesOf } from '../db/repositories/services.js';
+import { searchTerm } from '../db/repositories/search.js';
 import { findTeam } from '../db/repositories/teams.js';
 import {
   catalogueChanges,
@@ -195,12 +196,14 @@ function catalogueKeeper(list: 'services' | 'teams' | 'users' | null, visibility
     path: string,
     make: () => Promise<Made>,
     params: Readonly<Record<string, string>>,
+    query: Readonly<Record<string, unknown>>,
   ): Promise<Answer | null> => {
     if (ctx.config.readCacheBytes === 0) return null;
     const viewer = await syncedViewer(ctx, caller);
     const seen = visibility ? await visibility(ctx, caller, viewer, params) : '';
     if (seen === null) return null;
-    const shared = await keptShared(ctx, caller, `${seen}\u0000${path}`, make, list ? listScopes(list, path) : []);
+    const lists = list ? listScopes(list, termOf(query)) : [];
+    const shared = await keptShared(ctx, caller, `${seen}\u0000${path}`, make, lists);
     return shared ? answerFor(ctx, caller, viewer, shared) : null;
   };
 }
@@ -250,15 +253,14 @@ const NO_STARS: ReadonlySet<string> = new Set();
  * A page of `list` moves with what its pages sort and filter by; a search's also with the rows whose searched
  * text has or had its term (scoped-cache.ts), or, for a term that is not ASCII, with every searched text.
  */
-function listScopes(list: string, path: string): string[] {
-  const term = queryOf(path).get('q')?.trim().toLowerCase();
+function listScopes(list: string, term: string): string[] {
   if (!term) return [list];
   return [list, textScope(list, term) ?? `${list}:search`];
 }
 
-function queryOf(path: string): URLSearchParams {
-  const query = path.indexOf('?');
-  return new URLSearchParams(query < 0 ? '' : path.slice(query + 1));
+/** What a page's request searches for ('' for none). */
+function termOf(query: Readonly<Record<string, unknown>>): string {
+  return typeof query.q === 'string' ? searchTerm(query.q) : '';
 }
 
 /** A caller of no team in the caller's workspace: a page made for them holds what every member sees. */
@@ -278,10 +280,13 @@ async function keptServicesPage(
   caller: Caller,
   path: string,
   make: (as?: Caller) => Promise<Made>,
+  _params: Readonly<Record<string, string>>,
+  query: Readonly<Record<string, unknown>>,
 ): Promise<Answer | null> {
   if (ctx.config.readCacheBytes === 0) return null;
   const viewer = await syncedViewer(ctx, caller);
-  const lists = listScopes('services', path);
+  const term = termOf(query);
+  const lists = listScopes('services', term);
   const own = visibilityOf(ctx, caller, viewer);
   if (isAdminRole(viewer.role) || caller.client) {
     const shared = await keptShared(ctx, caller, `${own}\u0000${path}`, make, lists);
@@ -289,8 +294,8 @@ async function keptServicesPage(
   }
   const common = await keptShared(ctx, caller, `everyone\u0000${path}`, () => make(everyone(caller)), lists);
   if (!common) return null;
-  const mine = await ownMatchesOf(ctx, caller, viewer, path, common, lists);
-  const limit = Number(queryOf(path).get('limit') ?? Infinity);
+  const mine = await ownMatchesOf(ctx, caller, viewer, path, term, common, lists);
+  const limit = typeof query.limit === 'number' ? query.limit : Infinity;
   if (mine.before === 0 && (mine.total === 0 || common.count >= limit)) {
     const total = String(Number(common.headers.total ?? 0) + mine.total);
     return answerFor(ctx, caller, viewer, common, { ...common.headers, total });
@@ -305,23 +310,22 @@ function ownMatchesOf(
   caller: Caller,
   viewer: Viewer,
   path: string,
+  term: string,
   common: SharedAnswer,
   lists: readonly string[],
 ): Promise<{ total: number; before: number }> {
   if (viewer.teams.size === 0) return Promise.resolve({ total: 0, before: 0 });
   const workspaceId = caller.workspace.id;
-  const q = queryOf(path).get('q') ?? undefined;
   const teams = [...viewer.teams.keys()];
   const counted = () =>
     catalogueAnswersOf(ctx).cache.get(
       workspaceId,
       `own\u0000${visibilityOf(ctx, caller, viewer)}\u0000${path}`,
       async () => {
-        const value = await ownerOnlyMatches(ctx.database.db, workspaceId, teams, q, common.last);
+        const value = await ownerOnlyMatches(ctx.database.db, workspaceId, teams, term, common.last);
         return { value, scopes: lists, bytes: 128 };
       },
     ).value;
-  const term = q?.trim().toLowerCase();
   if (!term || !textScope('services', term)) return counted();
   // A search: most terms match none of the teams' few owner-only services, which their kept texts tell.
   return Promise.all(teams.map((team) => ownerOnlyOf(ctx, workspaceId, team))).then((owned) =>

@@ -1,6 +1,6 @@
 import type { InviteRow } from '../schema.js';
 import { pageAndCount, type Paged } from './paging.js';
-import { escapeLike } from './search.js';
+import { escapeLike, searchTerm } from './search.js';
 import type { SearchPage } from './users.js';
 import type { Db } from './workspaces.js';
 import { sql } from 'kysely';
@@ -30,7 +30,7 @@ export function findPendingInviteByEmail(db: Db, workspaceId: string, email: str
 
 export function listPendingInvites(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<InviteRow>> {
   let query = db.selectFrom('invites').where('workspace_id', '=', workspaceId).where('accepted_at', 'is', null);
-  const q = page.q?.trim().toLowerCase();
+  const q = searchTerm(page.q);
   if (q) query = query.where('email', 'like', sql<string>`${`%${escapeLike(q)}%`} escape '\\'`);
   return pageAndCount(
     query.selectAll().orderBy('last_sent', 'desc').orderBy('id').limit(page.limit).offset(page.cursor).execute(),

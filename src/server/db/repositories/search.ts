@@ -7,6 +7,14 @@ import type { Db } from './workspaces.js';
 export type SearchableTable = 'users' | 'teams' | 'services';
 
 /**
+ * What a search looks for: its `q` trimmed and lowercased, as the searched texts are kept ('' for none). The
+ * database's query and the kept answers' scopes (services/catalogue-cache.ts) read the same term.
+ */
+export function searchTerm(q: string | null | undefined): string {
+  return q?.trim().toLowerCase() ?? '';
+}
+
+/**
  * Keeps the rows of `table` whose search text contains `q` (every row when there is no `q`). On SQLite, for
  * three characters or more, the trigram FTS table finds them with a phrase query, straight from its index;
  * otherwise (or with `scan`) the LIKE runs on the row's own column, which pg_trgm serves on PostgreSQL. `scan`
@@ -20,7 +28,7 @@ export function whereSearchTextContains<TB extends keyof Database, O>(
   q: string | undefined,
   options: { scan?: boolean } = {},
 ): SelectQueryBuilder<Database, TB, O> {
-  const text = q?.trim().toLowerCase();
+  const text = searchTerm(q);
   if (!text) return query;
   if (isSqlite(db) && text.length >= 3 && !options.scan) {
     // A trigram phrase query: the rows holding the text, straight from the index (LIKE would read each

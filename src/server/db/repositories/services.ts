@@ -3,7 +3,7 @@ import type { Database, ServiceRow, ServicesTable } from '../schema.js';
 import { isSqlite } from '../connect.js';
 import { precompile, type Param } from '../precompiled.js';
 import { pageAndCount, precompiledPage, type Paged } from './paging.js';
-import { whereSearchTextContains } from './search.js';
+import { searchTerm, whereSearchTextContains } from './search.js';
 import type { SearchPage } from './users.js';
 import type { Db } from './workspaces.js';
 
@@ -290,7 +290,7 @@ export function searchServices(
   page: SearchPage,
 ): Promise<Paged<ServiceListRow>> {
   // Without a search text the total is the kept count; with one, the matches are counted.
-  if (!page.q?.trim()) return everyServicePage(db, workspaceId, scope, page);
+  if (!searchTerm(page.q)) return everyServicePage(db, workspaceId, scope, page);
   if (!isSqlite(db)) return searchServicesOnPostgres(db, workspaceId, scope, page);
   const query = whereSearchTextContains(db, visibleServices(db, workspaceId, scope), 'services', page.q);
   return searchServicesOnSqlite(db, workspaceId, scope, page, query);
@@ -336,11 +336,15 @@ async function searchServicesOnPostgres(
     // Past the last page no row carries the total: it is counted on its own.
     const total =
       rows[0]?.total ??
-      (await withMatches.selectFrom('matches').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow())
-        .n;
+      (
+        await withMatches
+          .selectFrom('matches')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
     return { rows: rows.map(({ total: _, ...row }) => row), total: Number(total) };
   };
-  if (db.isTransaction || (page.q ?? '').trim().length < TRIGRAM) return search(db);
+  if (db.isTransaction || searchTerm(page.q).length < TRIGRAM) return search(db);
   return db.transaction().execute(async (trx) => {
     await sql`set local random_page_cost = 1.1`.execute(trx);
     return search(trx);

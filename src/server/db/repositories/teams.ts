@@ -4,7 +4,7 @@ import { inList, listParameter, precompile } from '../precompiled.js';
 import type { TeamRole } from '../../../domain/catalogue.js';
 import type { TeamRow } from '../schema.js';
 import { pageAndCount, pageWithTotal, precompiledPage, type Paged } from './paging.js';
-import { whereSearchTextContains } from './search.js';
+import { searchTerm, whereSearchTextContains } from './search.js';
 import type { SearchPage } from './users.js';
 import type { Db } from './workspaces.js';
 
@@ -97,7 +97,7 @@ const everyTeamPage = precompiledPage(
 
 /** Teams whose name, handle or description contains `q`. */
 export function searchTeams(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<TeamListRow>> {
-  if (!page.q?.trim()) return everyTeamPage(db, { workspaceId, limit: page.limit, offset: page.cursor });
+  if (!searchTerm(page.q)) return everyTeamPage(db, { workspaceId, limit: page.limit, offset: page.cursor });
   return pageOfTeams(whereSearchTextContains(db, teamsOf(db, workspaceId), 'teams', page.q), page);
 }
 

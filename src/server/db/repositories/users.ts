@@ -3,7 +3,7 @@ import { isSqlite } from '../connect.js';
 import { precompile } from '../precompiled.js';
 import type { NewUser, UserPatch, UserRow } from '../schema.js';
 import { pageAndCount, precompiledPage, type Paged } from './paging.js';
-import { whereSearchTextContains } from './search.js';
+import { searchTerm, whereSearchTextContains } from './search.js';
 import type { Db } from './workspaces.js';
 
 const userByHandle = precompile<{ workspaceId: string; handle: string }, UserRow>((db, param) =>
@@ -149,7 +149,7 @@ const everyUserPage = precompiledPage(
  * a count).
  */
 export async function searchUsers(db: Db, workspaceId: string, page: SearchPage): Promise<Paged<UserRow>> {
-  if (!page.q?.trim()) return everyUserPage(db, { workspaceId, limit: page.limit, offset: page.cursor });
+  if (!searchTerm(page.q)) return everyUserPage(db, { workspaceId, limit: page.limit, offset: page.cursor });
   const ofWorkspace = db.selectFrom('users').where('users.workspace_id', '=', workspaceId);
   const query = whereSearchTextContains(db, ofWorkspace, 'users', page.q);
   // The page stops after `limit` rows in name order; a window count would read and sort every user each time.

@@ -96,4 +96,26 @@ describe('service totals', () => {
     expect(await search('common thing', 20, 300)).toEqual({ total: 259, names: [] });
     expect(await search('ab', 20, 300)).toEqual({ total: 0, names: [] });
   });
+
+  it('search a text whose matches sit together at the end of the names: the whole page all the same', async () => {
+    // 40 "Zulu" services after the 261 others: a common text (1 in 8) whose matches the name-order walk only
+    // reaches at its end. On SQLite the walk stops short of them, and the page comes from the index.
+    for (let i = 0; i < 40; i++)
+      await createService(server, alice, 'payments', {
+        name: `Zulu Post ${String(i).padStart(2, '0')}`,
+        handle: `zulu-${i}`,
+      });
+    const page = async (cursor: number) => {
+      const response = await callAs(server, owner, 'GET', `/api/search/services?q=zulu&limit=15&cursor=${cursor}`);
+      expect(response.statusCode).toBe(200);
+      return {
+        total: Number(response.headers.total),
+        names: json<Array<{ name: string }>>(response).map((s) => s.name),
+      };
+    };
+    const zulu = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `Zulu Post ${String(from + i).padStart(2, '0')}`);
+    expect(await page(0)).toEqual({ total: 40, names: zulu(0, 15) });
+    expect(await page(30)).toEqual({ total: 40, names: zulu(30, 40) });
+  });
 });

@@ -356,10 +356,15 @@ const TRIGRAM = 3;
 
 /** Rows a name-order walk may read for a page before the trigram index is the cheaper way (SQLite). */
 const WALK_AT_MOST = 5000;
+/** The fewest rows a walk is given before it gives up (a guess a few times too low still finds its page). */
+const WALK_AT_LEAST = 64;
 
 /**
  * SQLite: the matches are counted through the trigram index first; when they are common, the page walks the
  * services in name order and stops after it (about limit x all / matches rows), rather than listing every match.
+ * That guess holds when the matches are spread through the names; when they sit together (a term in the names,
+ * "payments" among 100,000 services) the walk would read every row before them. So the walk goes no further
+ * than twice its guess: a page it did not fill there comes from the index.
  */
 async function searchServicesOnSqlite(
   db: Db,
@@ -372,14 +377,34 @@ async function searchServicesOnSqlite(
     indexed.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
     countVisibleServices(db, workspaceId, scope),
   ]);
-  const walked = ((page.cursor + page.limit) * Number(all.n)) / Math.max(1, Number(matches.n));
+  const total = Number(matches.n);
+  const counted = Promise.resolve(matches);
+  const walked = ((page.cursor + page.limit) * Number(all.n)) / Math.max(1, total);
   // SQLite's lower() folds ASCII only, as LIKE does: other text stays with the index, which folds it all.
   const ascii = /^[\x20-\x7e]*$/.test(page.q ?? '');
-  const filter =
-    ascii && walked <= WALK_AT_MOST
-      ? whereSearchTextContains(db, visibleServices(db, workspaceId, scope), 'services', page.q, { scan: true })
-      : indexed;
-  return pageOfServices(filter, scope, page, Promise.resolve(matches));
+  if (!ascii || walked > WALK_AT_MOST) return pageOfServices(indexed, scope, page, counted);
+  const last = await nameInOrder(db, workspaceId, Math.max(WALK_AT_LEAST, Math.ceil(2 * walked)));
+  const walk = whereSearchTextContains(db, visibleServices(db, workspaceId, scope), 'services', page.q, {
+    scan: true,
+  }).$if(last !== undefined, (qb) => qb.where('services.name', '<=', last!));
+  const walkedPage = await pageOfServices(walk, scope, page, counted);
+  const whole = last === undefined || walkedPage.rows.length === page.limit;
+  if (whole || page.cursor + walkedPage.rows.length >= total) return walkedPage;
+  return pageOfServices(indexed, scope, page, counted);
+}
+
+/** The name of the workspace's `nth` service in name order (from the name index), if it has that many. */
+async function nameInOrder(db: Db, workspaceId: string, nth: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('services')
+    .select('name')
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('name')
+    .orderBy('handle')
+    .limit(1)
+    .offset(nth - 1)
+    .executeTakeFirst();
+  return row?.name;
 }
 
 export function listTeamServices(db: Db, workspaceId: string, teamId: string, scope: ServiceScope, page: SearchPage) {

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
+import { precompile } from '../precompiled.js';
 import type { SessionsTable, UserRow } from '../schema.js';
-import { JOINED_WORKSPACE_COLUMNS, splitJoinedWorkspace, type Db } from './workspaces.js';
+import { JOINED_WORKSPACE_COLUMNS, splitJoinedWorkspace, type Db, type JoinedWorkspace } from './workspaces.js';
 
 export type SessionRecord = Omit<Insertable<SessionsTable>, 'revoked_at'>;
 
@@ -37,24 +38,29 @@ export function findLiveSessionUser(db: Db, workspaceId: string, sessionId: stri
 
 /**
  * The caller behind a live session on the workspace named by `domain`: the user row and the workspace row,
- * in one query (this runs on every authenticated request).
+ * in one query (this runs on every authenticated request the caller cache does not answer; precompiled).
  */
 export async function findLiveCaller(db: Db, sessionId: string, domain: string, now: string) {
-  const row = await db
+  const [row] = await liveCaller(db, { sessionId, domain, now });
+  if (!row) return undefined;
+  const { row: user, workspace } = splitJoinedWorkspace(row);
+  return { user: user as UserRow, workspace };
+}
+
+const liveCaller = precompile<{ sessionId: string; domain: string; now: string }, LiveCallerRow>((db, param) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .innerJoin('workspaces', 'workspaces.id', 'sessions.workspace_id')
     .selectAll('users')
     .select(JOINED_WORKSPACE_COLUMNS)
-    .where('sessions.id', '=', sessionId)
-    .where('workspaces.domain', '=', domain)
+    .where('sessions.id', '=', param('sessionId'))
+    .where('workspaces.domain', '=', param('domain'))
     .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', now)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { row: user, workspace } = splitJoinedWorkspace(row);
-  return { user: user as UserRow, workspace };
-}
+    .where('sessions.expires_at', '>', param('now')),
+);
+
+type LiveCallerRow = UserRow & JoinedWorkspace;
 
 export async function revokeSession(db: Db, id: string, now: string): Promise<void> {
   await db

@@ -12,7 +12,7 @@ export const JOINED_WORKSPACE_COLUMNS = [
   'workspaces.created_at as ws_created_at',
 ] as const;
 
-interface JoinedWorkspace {
+export interface JoinedWorkspace {
   workspace_id: string;
   ws_domain: string;
   ws_name: string;

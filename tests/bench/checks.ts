@@ -41,6 +41,7 @@ import {
   positiveNumber,
   registerAndLogIn,
   seedTeamAndServices,
+  settle,
 } from './harness.js';
 
 const CHECKS = positiveNumber(process.env.BENCH_CHECKS, 10_000, 'BENCH_CHECKS');
@@ -222,7 +223,7 @@ async function tableBytes(ctx: ServerContext, table: string): Promise<number> {
 
 async function measureStorage(ctx: ServerContext): Promise<StorageFigures> {
   const db = ctx.database.db;
-  await sql.raw(isSqlite(db) ? 'analyze' : 'vacuum analyze').execute(db);
+  await settle(ctx);
   const rows = async (table: 'health_check_results' | 'health_check_aggregates') =>
     Number(
       (

@@ -176,7 +176,6 @@ export async function insertDependencies(
   await insertInBatches(ctx, 'service_dependencies', rows, 200);
 }
 
-/** The owner through the real registration API (so the workspace is set up as in production), then a token. */
 /**
  * Brings a freshly seeded database to the state a running one is in. A running database has planner statistics
  * (autovacuum on PostgreSQL, PRAGMA optimize on SQLite): a bulk seed has none until they run, and the plans
@@ -188,6 +187,7 @@ export async function settle(ctx: ServerContext): Promise<void> {
   await sql.raw(ctx.database.engine === 'sqlite' ? 'analyze' : 'vacuum analyze').execute(db);
 }
 
+/** The owner through the real registration API (so the workspace is set up as in production), then a token. */
 export async function registerAndLogIn(app: FastifyInstance, ctx: ServerContext, host: string) {
   const ownerEmail = `owner@${DOMAIN}.example`;
   const betaKey = await createBetaKey(ctx, ownerEmail);

@@ -6,6 +6,9 @@ import type { Db } from './workspaces.js';
 /** The tables with a trigram-indexed `search_text` column (db/search-index.ts). */
 export type SearchableTable = 'users' | 'teams' | 'services';
 
+/** The shortest text the trigram indexes find (shorter ones are read from every row). */
+export const TRIGRAM = 3;
+
 /**
  * What a search looks for: its `q` trimmed and lowercased, as the searched texts are kept ('' for none). The
  * database's query and the kept answers' scopes (services/catalogue-cache.ts) read the same term.
@@ -30,7 +33,7 @@ export function whereSearchTextContains<TB extends keyof Database, O>(
 ): SelectQueryBuilder<Database, TB, O> {
   const text = searchTerm(q);
   if (!text) return query;
-  if (isSqlite(db) && text.length >= 3 && !options.scan) {
+  if (isSqlite(db) && text.length >= TRIGRAM && !options.scan) {
     // A trigram phrase query: the rows holding the text, straight from the index (LIKE would read each
     // candidate's text back from the table to check it).
     const fts = sql.table(`${table}_fts`);

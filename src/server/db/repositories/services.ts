@@ -3,7 +3,7 @@ import type { Database, ServiceRow, ServicesTable } from '../schema.js';
 import { isSqlite } from '../connect.js';
 import { precompile, type Param } from '../precompiled.js';
 import { pageAndCount, precompiledPage, type Paged } from './paging.js';
-import { searchTerm, whereSearchTextContains } from './search.js';
+import { searchTerm, TRIGRAM, whereSearchTextContains } from './search.js';
 import type { SearchPage } from './users.js';
 import type { Db } from './workspaces.js';
 
@@ -350,9 +350,6 @@ async function searchServicesOnPostgres(
     return search(trx);
   });
 }
-
-/** The shortest text the trigram index can find (shorter ones are read from every row). */
-const TRIGRAM = 3;
 
 /** Rows a name-order walk may read for a page before the trigram index is the cheaper way (SQLite). */
 const WALK_AT_MOST = 5000;

@@ -4,7 +4,8 @@
  * write, whichever process makes it, bumps its workspace's version and logs the scopes it touched in the same
  * transaction (migration 032); a request reads the version first and {@link ScopedCache.sync}s to it, which reads
  * the log from the version this process last saw and drops just the values holding one of those scopes. A value
- * being made while a change is synced is given to the requests already waiting for it, and kept for no one else.
+ * being made while a change is synced is given to the requests already waiting for it; it is kept, and given to
+ * later requests, only if the change touched none of its scopes (its reads fell before or after the change alike).
  */
 
 /**
@@ -71,6 +72,25 @@ interface Entry {
   /** Null while being made. */
   scopes: string[] | null;
   bytes: number;
+  /** The changes synced while it was being made ('all' when they could not be followed one by one). */
+  missed: Touched[] | 'all';
+  /** Whether it was kept once made (false: a change synced meanwhile touched it, or it failed or was dropped). */
+  kept: Promise<boolean>;
+}
+
+/** What one sync's changes touched: scopes, and rows' searched texts before and after an edit (by list). */
+interface Touched {
+  scopes: Set<string>;
+  edits: { list: string; texts: string[] }[];
+}
+
+/** Whether a value holding `scope` is moved by the changes `touched` sums up. */
+function touches(touched: Touched, scope: string): boolean {
+  if (touched.scopes.has(scope)) return true;
+  const list = listOfText(scope);
+  if (!list) return false;
+  const term = scope.slice(list.length);
+  return touched.edits.some((edit) => edit.list === list && matchMoved(edit.texts, term));
 }
 
 interface Workspace {
@@ -155,49 +175,68 @@ export class ScopedCache {
     if (held) {
       this.entries.delete(id);
       this.entries.set(id, held);
+      // Begun before a change this request has seen: its value is this request's only if the change left it as
+      // it was; else the request makes it afresh (or joins whoever does).
+      const since = held.missed;
+      if (since === 'all' || since.length > 0) {
+        const value = held.kept.then((kept) => (kept ? held.value : this.get(workspaceId, key, make).value));
+        return { value: value as Promise<T>, made: false };
+      }
       return { value: held.value as Promise<T>, made: false };
     }
     const workspace = this.workspaces.get(workspaceId);
     if (!workspace) throw new Error('ScopedCache.get before sync');
+    let settle!: (kept: boolean) => void;
+    const kept = new Promise<boolean>((resolve) => (settle = resolve));
     const making = make();
-    const entry: Entry = { workspaceId, value: making.then((made) => made.value), scopes: null, bytes: 0 };
+    const value = making.then((made) => made.value);
+    const entry: Entry = { workspaceId, value, scopes: null, bytes: 0, missed: [], kept };
     this.entries.set(id, entry);
     workspace.pending.add(id);
     making.then(
       (made) => {
         workspace.pending.delete(id);
-        // Dropped while made (a change was synced, or room was needed): it served its waiters.
-        if (this.entries.get(id) !== entry) return;
+        // Dropped while made (room was needed): it served its waiters.
+        if (this.entries.get(id) !== entry) return settle(false);
         entry.scopes = [...new Set(made.scopes)];
+        // Made from reads that may have come before or after the changes synced meanwhile: kept only if none of
+        // them touched what it holds (it is then the same either way).
+        const { missed } = entry;
+        entry.missed = [];
+        if (missed === 'all' || missed.some((touched) => entry.scopes!.some((scope) => touches(touched, scope)))) {
+          this.entries.delete(id);
+          return settle(false);
+        }
         entry.bytes = made.bytes;
         this.bytes += made.bytes;
         for (const scope of entry.scopes) this.hold(workspace, scope, id);
+        settle(true);
         this.evict();
       },
       () => {
         workspace.pending.delete(id);
         if (this.entries.get(id) === entry) this.entries.delete(id);
+        settle(false);
       },
     );
-    return { value: entry.value as Promise<T>, made: true };
+    return { value: value as Promise<T>, made: true };
   }
 
   private apply(workspaceId: string, workspace: Workspace, after: number, upTo: number, changes: Change[]): void {
     if (upTo <= workspace.seen) return;
     workspace.seen = upTo;
-    // Made from reads that may have come before or after these changes: not kept.
-    for (const id of workspace.pending) this.entries.delete(id);
-    workspace.pending.clear();
     const versions = new Set<number>();
     for (const change of changes) versions.add(change.version);
     // Every version logs at least one scope: one missing was pruned (this process fell far behind).
     if (versions.size < upTo - after) {
+      for (const id of workspace.pending) this.missedAll(id);
       for (const keys of workspace.held.values()) for (const id of keys) this.drop(id);
       workspace.held.clear();
       workspace.terms.clear();
       this.hooks.reset?.(workspaceId);
       return;
     }
+    const touched: Touched = { scopes: new Set(), edits: [] };
     // The texts a version logged, by list: a row's searched text before and after one edit.
     const edits = new Map<string, { list: string; texts: string[] }>();
     for (const { version, scope } of changes) {
@@ -208,15 +247,26 @@ export class ScopedCache {
         edit.texts.push(scope.slice(list.length));
         edits.set(key, edit);
       } else {
+        touched.scopes.add(scope);
         this.dropHolding(workspace, scope);
       }
       this.hooks.changed?.(scope);
     }
-    for (const { list, texts } of edits.values()) {
+    touched.edits = [...edits.values()];
+    for (const { list, texts } of touched.edits) {
       for (const term of [...(workspace.terms.get(list) ?? [])]) {
         if (matchMoved(texts, term.slice(list.length))) this.dropHolding(workspace, term);
       }
     }
+    for (const id of workspace.pending) {
+      const entry = this.entries.get(id);
+      if (entry && entry.missed !== 'all') entry.missed.push(touched);
+    }
+  }
+
+  private missedAll(id: string): void {
+    const entry = this.entries.get(id);
+    if (entry) entry.missed = 'all';
   }
 
   private dropHolding(workspace: Workspace, scope: string): void {

@@ -48,6 +48,7 @@ describe('migrations', () => {
         '031-api-drift',
         '032-catalogue-changes',
         '033-search-text-changes',
+        '034-short-search-index',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

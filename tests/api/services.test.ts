@@ -351,6 +351,12 @@ describe('GET /api/search/services and autocomplete', () => {
     expect(handles(await get(bob, '/api/search/services?q=worker%201'))).not.toContain('worker-19');
     expect(handles(await get(bob, '/api/search/services?q=THUMBNAILS'))).toEqual(['worker-33']);
     expect((await get(bob, '/api/search/services?q=_')).headers.total).toBe('0');
+    // Terms shorter than a trigram are counted another way on SQLite (migration 034): the same visibility holds.
+    const short = await get(bob, '/api/search/services?q=3&limit=2');
+    expect([short.headers.total, handles(short)]).toEqual(['12', ['worker-03', 'worker-13']]);
+    expect((await get(carol, '/api/search/services?q=3&limit=2')).headers.total).toBe('13');
+    expect((await get(admin, '/api/search/services?q=9')).headers.total).toBe('4');
+    expect((await get(bob, '/api/search/services?q=9')).headers.total).toBe('0');
     expect((await get(bob, '/api/search/services?limit=101')).statusCode).toBe(400);
     expect((await get(bob, '/api/search/services?owner=search')).statusCode).toBe(400);
   });

@@ -33,6 +33,7 @@ import { catalogManagedSettingsMigration } from './migrations/030-catalog-manage
 import { apiDriftMigration } from './migrations/031-api-drift.js';
 import { catalogueChangesMigration } from './migrations/032-catalogue-changes.js';
 import { searchTextChangesMigration } from './migrations/033-search-text-changes.js';
+import { shortSearchIndexMigration } from './migrations/034-short-search-index.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -70,6 +71,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '031-api-drift': apiDriftMigration(),
     '032-catalogue-changes': catalogueChangesMigration(engine),
     '033-search-text-changes': searchTextChangesMigration(engine),
+    '034-short-search-index': shortSearchIndexMigration(engine),
   };
 }
 

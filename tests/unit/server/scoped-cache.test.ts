@@ -72,7 +72,7 @@ describe('ScopedCache', () => {
     expect(await remade()).toEqual(searches);
   });
 
-  it('gives a value made while a change was synced to those already waiting, and keeps it for no one else', async () => {
+  it('gives a value made while a change was synced to those already waiting; later askers only if the change left it', async () => {
     const cache = new ScopedCache(1 << 20);
     const { changes, read } = log();
     cache.sync('w', 0, read);
@@ -80,14 +80,34 @@ describe('ScopedCache', () => {
     const first = cache.get('w', 'k', () => new Promise<Scoped<string>>((resolve) => (finish = resolve)));
     const joined = cache.get('w', 'k', made('never', []));
     expect(joined.made).toBe(false);
-    changes.push({ version: 1, scope: 'elsewhere' });
+    changes.push({ version: 1, scope: 'x' });
     cache.sync('w', 1, read);
-    // A request after the change does not join the read that began before it.
+    // A request after a change waits for the read that began before it: the change touched what it shows, so the
+    // request makes it afresh, and that is what is kept.
     const after = cache.get('w', 'k', made('fresh', ['x']));
-    expect(after.made).toBe(true);
     finish({ value: 'old', scopes: ['x'], bytes: 3 });
     expect([await first.value, await joined.value, await after.value]).toEqual(['old', 'old', 'fresh']);
     expect(await cache.get('w', 'k', made('again', [])).value).toBe('fresh');
+
+    // A change elsewhere leaves the value as it was, whichever side of it the read fell: kept, and given to all.
+    let finishOther!: (value: Scoped<string>) => void;
+    const other = cache.get('w', 'o', () => new Promise<Scoped<string>>((resolve) => (finishOther = resolve)));
+    changes.push({ version: 2, scope: 'elsewhere' });
+    cache.sync('w', 2, read);
+    const later = cache.get('w', 'o', made('never', []));
+    finishOther({ value: 'kept', scopes: ['y'], bytes: 4 });
+    expect([await other.value, await later.value]).toEqual(['kept', 'kept']);
+    const again = cache.get('w', 'o', made('never', []));
+    expect([again.made, await again.value]).toEqual([false, 'kept']);
+
+    // An edit of a searched text that moves a search begun before it: remade for later askers.
+    let finishSearch!: (value: Scoped<string>) => void;
+    const search = cache.get('w', 's', () => new Promise<Scoped<string>>((resolve) => (finishSearch = resolve)));
+    changes.push({ version: 3, scope: 'text:services:ledger' }, { version: 3, scope: 'text:services:ledger pays' });
+    cache.sync('w', 3, read);
+    const laterSearch = cache.get('w', 's', made('remade', ['text:services:pay']));
+    finishSearch({ value: 'stale', scopes: ['text:services:pay'], bytes: 5 });
+    expect([await search.value, await laterSearch.value]).toEqual(['stale', 'remade']);
   });
 
   it('drops all of a workspace when its log has a gap (versions pruned), and says so', async () => {

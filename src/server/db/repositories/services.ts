@@ -1,8 +1,9 @@
 import { sql, type Compilable, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database, ServiceRow, ServicesTable } from '../schema.js';
-import { isSqlite } from '../connect.js';
+import { isSqlite, offThreadReaderOf, readOffThread } from '../connect.js';
 import { precompile, type Param } from '../precompiled.js';
 import { pageAndCount, precompiledPage, type Paged } from './paging.js';
+import { SHORT_SEARCH_INDEX } from '../migrations/034-short-search-index.js';
 import { searchTerm, TRIGRAM, whereSearchTextContains } from './search.js';
 import type { SearchPage } from './users.js';
 import type { Db } from './workspaces.js';
@@ -117,24 +118,20 @@ function selectService(query: ServiceFilter, scope: ServiceScope) {
     ]);
 }
 
-/** A page of services in name order, with the total `count` gives (by default, the filter counted). */
+/** A search's page of services in name order, read off the server's thread (SQLite), with the total `count` gives. */
 function pageOfServices(
+  db: Db,
   filter: ServiceFilter,
   scope: ServiceScope,
   page: SearchPage,
-  count: Promise<{ n: number | string }> = filter
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow(),
+  count: Promise<{ n: number | string }>,
 ): Promise<Paged<ServiceListRow>> {
-  return pageAndCount(
-    selectService(filter, scope)
-      .orderBy('services.name')
-      .orderBy('services.handle')
-      .limit(page.limit)
-      .offset(page.cursor)
-      .execute(),
-    count,
-  );
+  const rows = selectService(filter, scope)
+    .orderBy('services.name')
+    .orderBy('services.handle')
+    .limit(page.limit)
+    .offset(page.cursor);
+  return pageAndCount(readOffThread(db, rows), count);
 }
 
 /**
@@ -370,24 +367,53 @@ async function searchServicesOnSqlite(
   page: SearchPage,
   indexed: ServiceFilter,
 ): Promise<Paged<ServiceListRow>> {
-  const [matches, all] = await Promise.all([
-    indexed.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  const [total, all] = await Promise.all([
+    searchTerm(page.q).length < TRIGRAM ? countShortMatches(db, indexed) : countOf(db, indexed),
     countVisibleServices(db, workspaceId, scope),
   ]);
-  const total = Number(matches.n);
-  const counted = Promise.resolve(matches);
+  const counted = Promise.resolve({ n: total });
   const walked = ((page.cursor + page.limit) * Number(all.n)) / Math.max(1, total);
   // SQLite's lower() folds ASCII only, as LIKE does: other text stays with the index, which folds it all.
   const ascii = /^[\x20-\x7e]*$/.test(page.q ?? '');
-  if (!ascii || walked > WALK_AT_MOST) return pageOfServices(indexed, scope, page, counted);
+  if (!ascii || walked > WALK_AT_MOST) return pageOfServices(db, indexed, scope, page, counted);
   const last = await nameInOrder(db, workspaceId, Math.max(WALK_AT_LEAST, Math.ceil(2 * walked)));
   const walk = whereSearchTextContains(db, visibleServices(db, workspaceId, scope), 'services', page.q, {
     scan: true,
   }).$if(last !== undefined, (qb) => qb.where('services.name', '<=', last!));
-  const walkedPage = await pageOfServices(walk, scope, page, counted);
+  const walkedPage = await pageOfServices(db, walk, scope, page, counted);
   const whole = last === undefined || walkedPage.rows.length === page.limit;
   if (whole || page.cursor + walkedPage.rows.length >= total) return walkedPage;
-  return pageOfServices(indexed, scope, page, counted);
+  return pageOfServices(db, indexed, scope, page, counted);
+}
+
+/** How many services a search matches, counted off the server's thread (SQLite). */
+async function countOf(db: Db, matches: ServiceFilter): Promise<number> {
+  const [row] = await readOffThread(
+    db,
+    matches.select((eb) => eb.fn.countAll<number>().as('n')),
+  );
+  return Number(row!.n);
+}
+
+/**
+ * SQLite: the matches of a term too short for the trigram index, counted from the short-search index alone
+ * (migration 034). The planner, with statistics, would rather read every row and compute its searched text (two to
+ * three times slower), so the statement names the index: Kysely cannot write INDEXED BY, it is put in the compiled
+ * statement.
+ */
+async function countShortMatches(db: Db, matches: ServiceFilter): Promise<number> {
+  const compiled = matches
+    .where('services.search_text', 'is not', null)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .compile();
+  const from = 'from "services" where';
+  if (compiled.sql.split(from).length !== 2) throw new Error(`countShortMatches: not one ${from} in ${compiled.sql}`);
+  const text = compiled.sql.replace(from, `from "services" indexed by "${SHORT_SEARCH_INDEX}" where`);
+  const reader = offThreadReaderOf(db);
+  const rows = reader
+    ? await reader.all<{ n: number }>(text, compiled.parameters)
+    : (await db.executeQuery<{ n: number }>({ ...compiled, sql: text })).rows;
+  return Number(rows[0]!.n);
 }
 
 /** The name of the workspace's `nth` service in name order (from the name index), if it has that many. */

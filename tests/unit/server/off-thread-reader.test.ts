@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { offThreadReaderOf, openDatabase, readOffThread } from '../../../src/server/db/connect.js';
+
+describe('SQLite read thread (connect.ts offThreadReaderOf)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'beacon-reader-'));
+  const handle = openDatabase({ engine: 'sqlite', file: join(dir, 'beacon.sqlite') });
+  afterAll(async () => {
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads what is committed, never what a transaction still holds open', async () => {
+    const { db } = handle;
+    await sql`create table things (id integer primary key, name text)`.execute(db);
+    await sql`insert into things (name) values ('one'), ('two')`.execute(db);
+    const reader = offThreadReaderOf(db)!;
+    expect(await reader.all('select name from things order by id', [])).toEqual([{ name: 'one' }, { name: 'two' }]);
+    await db.transaction().execute(async (trx) => {
+      await sql`insert into things (name) values ('three')`.execute(trx);
+      expect(await reader.all('select count(*) as n from things where name <> ?', ['none'])).toEqual([{ n: 2 }]);
+      // Inside a transaction there is no read thread: the read sees the transaction's own write.
+      expect(offThreadReaderOf(trx)).toBeUndefined();
+    });
+    expect(await reader.all('select count(*) as n from things', [])).toEqual([{ n: 3 }]);
+  });
+
+  it('runs a Kysely query there with its parameters, and fails a bad statement without harm to the next', async () => {
+    const { db } = handle;
+    const rows = await readOffThread(
+      db,
+      db
+        .selectFrom('things' as never)
+        .select(sql<string>`name`.as('name'))
+        .where(sql`id`, '=', 2),
+    );
+    expect(rows).toEqual([{ name: 'two' }]);
+    const reader = offThreadReaderOf(db)!;
+    await expect(reader.all('select * from nowhere', [])).rejects.toThrow(/no such table/);
+    // It is read-only: a write is refused there.
+    await expect(reader.all("insert into things (name) values ('x') returning id", [])).rejects.toThrow(
+      /readonly|read-only/i,
+    );
+    expect(await reader.all('select count(*) as n from things', [])).toEqual([{ n: 3 }]);
+  });
+
+  it('starts a new thread after its thread ended', async () => {
+    const reader = offThreadReaderOf(handle.db)!;
+    await reader.close();
+    expect(await reader.all('select count(*) as n from things', [])).toEqual([{ n: 3 }]);
+  });
+
+  it('is not there for an in-memory database', () => {
+    const memory = openDatabase({ engine: 'sqlite', file: ':memory:' });
+    expect(offThreadReaderOf(memory.db)).toBeUndefined();
+    return memory.close();
+  });
+});

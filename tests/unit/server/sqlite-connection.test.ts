@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { offThreadReaderOf, openDatabase, readOffThread } from '../../../src/server/db/connect.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { keepStatisticsFresh, offThreadReaderOf, openDatabase, readOffThread } from '../../../src/server/db/connect.js';
 
-describe('SQLite read thread (connect.ts offThreadReaderOf)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'beacon-reader-'));
+/** What connect.ts adds to a SQLite connection: a read thread, and statistics kept fresh while it runs. */
+describe('SQLite connection (connect.ts)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'beacon-sqlite-'));
   const handle = openDatabase({ engine: 'sqlite', file: join(dir, 'beacon.sqlite') });
   afterAll(async () => {
     await handle.close();
@@ -51,6 +52,35 @@ describe('SQLite read thread (connect.ts offThreadReaderOf)', () => {
     const reader = offThreadReaderOf(handle.db)!;
     await reader.close();
     expect(await reader.all('select count(*) as n from things', [])).toEqual([{ n: 3 }]);
+  });
+
+  it('re-plans a lookup by key once a table analysed small has grown (keepStatisticsFresh)', async () => {
+    const { db } = handle;
+    await sql`create table grown (id text primary key, kind_id text)`.execute(db);
+    await sql`create table kinds_of (id text primary key, name text)`.execute(db);
+    await sql`insert into kinds_of values ('k', 'kind')`.execute(db);
+    await sql`insert into grown values ('t0', 'k')`.execute(db);
+    await sql`analyze`.execute(db);
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 5000)
+      insert into grown select 't' || i, 'k' from n`.execute(db);
+    const plan = async () =>
+      (
+        await sql<{
+          detail: string;
+        }>`explain query plan select grown.*, kinds_of.name from grown join kinds_of on kinds_of.id = grown.kind_id where grown.id = ${'t5'}`.execute(
+          db,
+        )
+      ).rows.map((row) => row.detail);
+    // Planned by the statistics of one row: every thing is read.
+    expect(await plan()).toContain('SCAN grown');
+    const stop = keepStatisticsFresh(db, 5);
+    try {
+      await vi.waitFor(async () => expect((await plan()).join(' ')).toMatch(/SEARCH grown USING INDEX/), {
+        timeout: 5000,
+      });
+    } finally {
+      stop();
+    }
   });
 
   it('is not there for an in-memory database', () => {

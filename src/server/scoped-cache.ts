@@ -229,7 +229,10 @@ export class ScopedCache {
     for (const change of changes) versions.add(change.version);
     // Every version logs at least one scope: one missing was pruned (this process fell far behind).
     if (versions.size < upTo - after) {
-      for (const id of workspace.pending) this.missedAll(id);
+      for (const id of workspace.pending) {
+        const entry = this.entries.get(id);
+        if (entry) entry.missed = 'all';
+      }
       for (const keys of workspace.held.values()) for (const id of keys) this.drop(id);
       workspace.held.clear();
       workspace.terms.clear();
@@ -262,11 +265,6 @@ export class ScopedCache {
       const entry = this.entries.get(id);
       if (entry && entry.missed !== 'all') entry.missed.push(touched);
     }
-  }
-
-  private missedAll(id: string): void {
-    const entry = this.entries.get(id);
-    if (entry) entry.missed = 'all';
   }
 
   private dropHolding(workspace: Workspace, scope: string): void {

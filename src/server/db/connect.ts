@@ -8,7 +8,7 @@ import {
   SqliteAdapter,
   SqliteDialect,
   sql,
-  type Compilable,
+  type CompiledQuery,
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely';
@@ -173,14 +173,9 @@ export function offThreadReaderOf(db: Kysely<Database>): OffThreadReader | undef
 }
 
 /** The rows of a long read: on SQLite's read thread where there is one, else on the query's own connection. */
-export function readOffThread<O>(
-  db: Kysely<Database>,
-  query: Compilable<O> & { execute(): Promise<O[]> },
-): Promise<O[]> {
+export async function readOffThread<O>(db: Kysely<Database>, query: CompiledQuery<O>): Promise<O[]> {
   const reader = offThreadReaderOf(db);
-  if (!reader) return query.execute();
-  const { sql: text, parameters } = query.compile();
-  return reader.all<O>(text, parameters);
+  return reader ? reader.all<O>(query.sql, query.parameters) : (await db.executeQuery(query)).rows;
 }
 
 const offThreadReaders = new WeakMap<Kysely<Database>, OffThreadReader>();

@@ -36,7 +36,8 @@ describe('SQLite connection (connect.ts)', () => {
       db
         .selectFrom('things' as never)
         .select(sql<string>`name`.as('name'))
-        .where(sql`id`, '=', 2),
+        .where(sql`id`, '=', 2)
+        .compile(),
     );
     expect(rows).toEqual([{ name: 'two' }]);
     const reader = offThreadReaderOf(db)!;

@@ -1,6 +1,6 @@
 import { sql, type Compilable, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database, ServiceRow, ServicesTable } from '../schema.js';
-import { isSqlite, offThreadReaderOf, readOffThread } from '../connect.js';
+import { isSqlite, readOffThread } from '../connect.js';
 import { precompile, type Param } from '../precompiled.js';
 import { pageAndCount, precompiledPage, type Paged } from './paging.js';
 import { SHORT_SEARCH_INDEX } from '../migrations/034-short-search-index.js';
@@ -131,7 +131,7 @@ function pageOfServices(
     .orderBy('services.handle')
     .limit(page.limit)
     .offset(page.cursor);
-  return pageAndCount(readOffThread(db, rows), count);
+  return pageAndCount(readOffThread(db, rows.compile()), count);
 }
 
 /**
@@ -388,10 +388,7 @@ async function searchServicesOnSqlite(
 
 /** How many services a search matches, counted off the server's thread (SQLite). */
 async function countOf(db: Db, matches: ServiceFilter): Promise<number> {
-  const [row] = await readOffThread(
-    db,
-    matches.select((eb) => eb.fn.countAll<number>().as('n')),
-  );
+  const [row] = await readOffThread(db, matches.select((eb) => eb.fn.countAll<number>().as('n')).compile());
   return Number(row!.n);
 }
 
@@ -408,12 +405,9 @@ async function countShortMatches(db: Db, matches: ServiceFilter): Promise<number
     .compile();
   const from = 'from "services" where';
   if (compiled.sql.split(from).length !== 2) throw new Error(`countShortMatches: not one ${from} in ${compiled.sql}`);
-  const text = compiled.sql.replace(from, `from "services" indexed by "${SHORT_SEARCH_INDEX}" where`);
-  const reader = offThreadReaderOf(db);
-  const rows = reader
-    ? await reader.all<{ n: number }>(text, compiled.parameters)
-    : (await db.executeQuery<{ n: number }>({ ...compiled, sql: text })).rows;
-  return Number(rows[0]!.n);
+  const sql = compiled.sql.replace(from, `from "services" indexed by "${SHORT_SEARCH_INDEX}" where`);
+  const [row] = await readOffThread<{ n: number }>(db, { ...compiled, sql });
+  return Number(row!.n);
 }
 
 /** The name of the workspace's `nth` service in name order (from the name index), if it has that many. */

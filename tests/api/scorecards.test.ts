@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Scorecard, ScorecardResult, ServiceScorecard } from '../../src/contract/scorecards.js';
 import { startScorecardRefresh, sweepScorecards } from '../../src/server/jobs/scorecard-sweep.js';
+import { recordEvent } from '../../src/server/db/repositories/events.js';
+import { updateService } from '../../src/server/db/repositories/services.js';
 import { keptAnswersOf } from '../../src/server/services/catalogue-cache.js';
 import { createService, seedWorkspace, type SeededWorkspace, workspaceIdOf } from '../support/fixtures.js';
 import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
@@ -386,6 +388,50 @@ describe('scorecards', () => {
     } finally {
       refresh.stop();
     }
+  });
+
+  it('re-reads the service only once the transaction that changed it has committed, however long it stays open', async () => {
+    const refresh = startScorecardRefresh(server.ctx);
+    const { db } = server.ctx.database;
+    const workspaceId = await workspaceIdOf(server, 'scoreco');
+    const service = await db
+      .selectFrom('services')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('name', '=', 'Payments API')
+      .executeTakeFirstOrThrow();
+    try {
+      const passes = refresh.passes();
+      await db.transaction().execute(async (trx) => {
+        await updateService(trx, workspaceId, service.id, { description: '', updated_at: new Date().toISOString() });
+        await recordEvent(trx, {
+          workspace_id: workspaceId,
+          profile_type: 'service',
+          profile_id: service.id,
+          type: 'service.updated',
+          actor_id: null,
+          agent_name: 'test',
+          data: { fields: ['description'] },
+          created_at: new Date().toISOString(),
+        });
+        // The refresh has looked while the change is not committed (on PostgreSQL it saw no event yet; on SQLite
+        // its read waits for the one connection).
+        await vi.waitFor(() => expect(refresh.passes()).toBeGreaterThan(passes));
+      });
+      await vi.waitFor(
+        async () =>
+          expect(byHandle((await results(cast.teamMember)).items, 'payments-api')!.rules[0]).toMatchObject({
+            key: 'described',
+            state: 'fail',
+          }),
+        { timeout: 5000 },
+      );
+      await refresh.settled();
+    } finally {
+      refresh.stop();
+    }
+    await call(cast.teamAdmin, 'PATCH', '/api/services/payments-api', { description: 'The public API' });
+    await sweepScorecards(server.ctx);
   });
 
   it('lets admins exempt a rule for a service until a date, shown and counted apart', async () => {

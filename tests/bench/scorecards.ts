@@ -2,7 +2,7 @@
  * `npm run bench:scorecards` (issue 28): 10,000 services with a year of health history, a check each (a TLS one
  * for every tenth) with a result, SLOs on a third of them, and 3 scorecards of 12 rules (every evaluator). On each
  * engine: a full evaluation (every scorecard, every service), one service's results after an event that changes
- * them (the edit's event, the 50 ms gathering of the refresh, the evaluation), and the matrix's first page against a
+ * them (the edit's event, the 10 ms gathering of the refresh, the evaluation), and the matrix's first page against a
  * bare route. Targets: a full evaluation under 10 s; one service fresh under 100 ms after its event; the first page
  * p99 under 50 ms.
  */
@@ -12,7 +12,7 @@ import { startScorecardRefresh, sweepScorecards } from '../../src/server/jobs/sc
 import { updateService } from '../../src/server/db/repositories/services.js';
 import { recordEvent } from '../../src/server/db/repositories/events.js';
 import { random } from '../support/random.js';
-import { insertInBatches, positiveNumber, runBench, seedTeamAndServices } from './harness.js';
+import { insertInBatches, positiveNumber, runBench, seedTeamAndServices, settle } from './harness.js';
 
 const SERVICES = positiveNumber(process.env.BENCH_SERVICES, 10_000, 'BENCH_SERVICES');
 const DAY_MS = 86_400_000;
@@ -158,6 +158,9 @@ await runBench(
   `Beacon scorecards bench (${SERVICES} services, a year of history, 3 scorecards of 12 rules)`,
   async (ctx, workspaceId) => {
     await seed(ctx, workspaceId);
+    // As on a running database (harness.ts settle): without statistics, PostgreSQL read the SLO logs by plans that
+    // took 2-3 s of the evaluation, where 0.3 s is what they cost once the tables are analysed.
+    await settle(ctx);
     benchCtx = ctx;
     workspace = workspaceId;
     // The full evaluation: the first (every result new) and a second (what changed only).
@@ -171,7 +174,8 @@ await runBench(
       `  full evaluation: ${first.toFixed(0)} ms for ${written} new results, again ${second.toFixed(0)} ms ` +
         `(target < 10,000 ms: ${Math.max(first, second) < 10_000 ? 'PASS' : 'FAIL'})`,
     );
-    return [{ name: 'scorecard results, first page', path: '/api/scorecards/card-0/results?limit=25' }];
+    // Issue 28 names the page's p99, not a ratio to the bare route: the ratio is printed, not judged.
+    return [{ name: 'scorecard results, first page', path: '/api/scorecards/card-0/results?limit=25', targetRatio: 0 }];
   },
   async (engine) => {
     const ctx = benchCtx!;
@@ -214,7 +218,7 @@ await runBench(
     const p50 = timings[Math.floor(timings.length / 2)]!;
     const max = timings.at(-1)!;
     console.log(
-      `  ${engine}: one service's results after its event (incl. the 50 ms gathering): p50 ${p50.toFixed(1)} ms, ` +
+      `  ${engine}: one service's results after its event (incl. the 10 ms gathering): p50 ${p50.toFixed(1)} ms, ` +
         `max ${max.toFixed(1)} ms (target < 100 ms: ${max < 100 ? 'PASS' : 'FAIL'})`,
     );
   },

@@ -4,7 +4,7 @@
  * every workspace that has one. What the app changes itself is re-read just after its event (the refresh below).
  */
 import type { ServerContext } from '../context.js';
-import { recordedEvents, type RecordedEvent } from '../db/repositories/events.js';
+import { committedEvents, recordedEvents, type RecordedEvent } from '../db/repositories/events.js';
 import { workspacesWithScorecards } from '../db/repositories/scorecards.js';
 import { evaluateScorecards } from '../services/scorecards.js';
 
@@ -38,65 +38,115 @@ export function startScorecardSweep(ctx: ServerContext, options: { pollMs?: numb
   return { stop: () => clearInterval(timer) };
 }
 
-/** How long a change's event waits before its services are re-read: its transaction commits meanwhile. */
-const REFRESH_DELAY_MS = 50;
+/** How long events are gathered before their services are re-read. */
+const REFRESH_DELAY_MS = 10;
+/**
+ * An event whose row is not yet visible (its transaction still open) is looked at again after twice as long each
+ * time, up to 5 s between looks, for a minute; then it is left to the sweep (it was most likely rolled back).
+ */
+const LOOK_AGAIN_MAX_MS = 5_000;
+const COMMIT_WAIT_MS = 60_000;
+
+interface Touch {
+  event: RecordedEvent;
+  recordedAt: number;
+  /** How many times its row was looked for and not seen. */
+  looks: number;
+}
 
 /**
  * Re-evaluates the services an event of this process concerns (issue 28: results fresh soon after what they read
  * changed): the service itself and those depending on it (a dependency's stage is a rule), or every service of a
- * team whose members changed. Events are gathered for a moment and evaluated together. The scorecards' own events
- * are left out (they follow an evaluation).
+ * team whose members changed. The scorecards' own events are left out (they follow an evaluation).
+ *
+ * An event is recorded inside its transaction, so its change is read only once the event's row is visible, that is,
+ * once the transaction committed: events are gathered for a moment, those visible are evaluated together, and the
+ * others are looked at again at the next gathering (an event never seen was rolled back).
  */
-export function startScorecardRefresh(ctx: ServerContext): { stop(): void; settled(): Promise<void> } {
-  const pending = new Map<string, { services: Set<string>; teams: Set<string> }>();
+export function startScorecardRefresh(ctx: ServerContext): {
+  stop(): void;
+  passes(): number;
+  settled(): Promise<void>;
+} {
+  let pending: Touch[] = [];
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
 
-  const refresh = async (batch: typeof pending) => {
+  let passes = 0;
+  /** Evaluates what the committed events of `batch` touch; answers the events still waiting for their commit. */
+  const refresh = async (batch: readonly Touch[]): Promise<Touch[]> => {
+    passes++;
     const db = ctx.database.db;
-    for (const [workspaceId, touched] of batch) {
-      const ids = new Set(touched.services);
-      if (touched.services.size > 0) {
+    const waiting: Touch[] = [];
+    const byWorkspace = new Map<string, Touch[]>();
+    for (const touch of batch) {
+      byWorkspace.set(touch.event.workspaceId, [...(byWorkspace.get(touch.event.workspaceId) ?? []), touch]);
+    }
+    for (const [workspaceId, touches] of byWorkspace) {
+      const committed = await committedEvents(
+        db,
+        workspaceId,
+        touches.map((touch) => touch.event.id),
+      );
+      const services = new Set<string>();
+      const teams = new Set<string>();
+      for (const touch of touches) {
+        if (committed.has(touch.event.id)) {
+          (touch.event.profileType === 'team' ? teams : services).add(touch.event.profileId);
+        } else if (Date.now() - touch.recordedAt < COMMIT_WAIT_MS) {
+          waiting.push({ ...touch, looks: touch.looks + 1 });
+        }
+      }
+      const ids = new Set(services);
+      if (services.size > 0) {
         const dependents = await db
           .selectFrom('service_dependencies')
           .select('service_id')
           .where('workspace_id', '=', workspaceId)
-          .where('dependency_id', 'in', [...touched.services])
+          .where('dependency_id', 'in', [...services])
           .execute();
         for (const row of dependents) ids.add(row.service_id);
       }
-      if (touched.teams.size > 0) {
+      if (teams.size > 0) {
         const owned = await db
           .selectFrom('services')
           .select('id')
           .where('workspace_id', '=', workspaceId)
-          .where('owner_team_id', 'in', [...touched.teams])
+          .where('owner_team_id', 'in', [...teams])
           .execute();
         for (const row of owned) ids.add(row.id);
       }
       if (ids.size > 0) await evaluateScorecards(ctx, workspaceId, { serviceIds: [...ids] });
     }
+    return waiting;
   };
 
   // The gathering under way: done once its evaluation is.
   let gathering: Promise<void> | undefined;
-  const onRecorded = (event: RecordedEvent) => {
-    if (event.type.startsWith('scorecard.') || event.profileType === 'user') return;
-    let touched = pending.get(event.workspaceId);
-    if (!touched) pending.set(event.workspaceId, (touched = { services: new Set(), teams: new Set() }));
-    (event.profileType === 'team' ? touched.teams : touched.services).add(event.profileId);
+  const gather = (delayMs: number) => {
     gathering ??= new Promise<void>((resolve) => {
       timer = setTimeout(() => {
         timer = undefined;
         gathering = undefined;
-        const batch = new Map(pending);
-        pending.clear();
+        const batch = pending;
+        pending = [];
         running = running
-          .then(() => refresh(batch))
+          .then(async () => {
+            const waiting = await refresh(batch);
+            if (waiting.length === 0) return;
+            pending.push(...waiting);
+            const looks = Math.min(...waiting.map((touch) => touch.looks));
+            gather(Math.min(REFRESH_DELAY_MS * 2 ** looks, LOOK_AGAIN_MAX_MS));
+          })
           .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not refresh the scorecards'));
         void running.then(resolve);
-      }, REFRESH_DELAY_MS);
+      }, delayMs);
     });
+  };
+  const onRecorded = (event: RecordedEvent) => {
+    if (event.type.startsWith('scorecard.') || event.profileType === 'user') return;
+    pending.push({ event, recordedAt: Date.now(), looks: 0 });
+    gather(REFRESH_DELAY_MS);
   };
   recordedEvents.on('recorded', onRecorded);
   return {
@@ -104,7 +154,12 @@ export function startScorecardRefresh(ctx: ServerContext): { stop(): void; settl
       recordedEvents.off('recorded', onRecorded);
       if (timer) clearTimeout(timer);
     },
-    /** Resolves once what was recorded so far has been evaluated (for tests). */
-    settled: () => gathering ?? running,
+    /** How many gatherings have been evaluated or begun (for tests). */
+    passes: () => passes,
+    /** Resolves once what was recorded so far has been evaluated, or given up waiting for (for tests). */
+    settled: async () => {
+      while (gathering) await gathering;
+      await running;
+    },
   };
 }

@@ -1,4 +1,5 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
+import { isSqlite } from '../connect.js';
 import type {
   ScorecardExemptionRow,
   ScorecardExemptionsTable,
@@ -77,48 +78,21 @@ export async function listResults(
   return rows;
 }
 
+type ResultUpsert = Insertable<ScorecardResultsTable> & { changed: boolean };
+
 /** Stores changed results, each change also in the history, and drops the results of services no longer in scope. */
 export async function saveResults(
   db: Db,
   changes: {
-    upserts: ReadonlyArray<Insertable<ScorecardResultsTable> & { changed: boolean }>;
+    upserts: readonly ResultUpsert[];
     /** Services the scorecard no longer applies to: their results go, and the history says so (`NOT_APPLICABLE`). */
     removals: ReadonlyArray<{ scorecard_id: string; service_id: string; workspace_id: string; at: number }>;
   },
 ): Promise<void> {
-  for (const batch of chunks(changes.upserts, 100)) {
-    await db
-      .insertInto('scorecard_results')
-      .values(batch.map(({ changed: _changed, ...row }) => row))
-      .onConflict((oc) =>
-        oc.columns(['scorecard_id', 'service_id']).doUpdateSet((eb) => ({
-          owner_team_id: eb.ref('excluded.owner_team_id'),
-          service_name: eb.ref('excluded.service_name'),
-          owner_only: eb.ref('excluded.owner_only'),
-          level_rank: eb.ref('excluded.level_rank'),
-          score: eb.ref('excluded.score'),
-          rules: eb.ref('excluded.rules'),
-          evaluated_at: eb.ref('excluded.evaluated_at'),
-        })),
-      )
-      .execute();
-    const history = batch.filter((row) => row.changed);
-    if (history.length > 0) {
-      await db
-        .insertInto('scorecard_result_changes')
-        .values(
-          history.map((row) => ({
-            scorecard_id: row.scorecard_id,
-            service_id: row.service_id,
-            workspace_id: row.workspace_id,
-            at: row.evaluated_at,
-            level_rank: row.level_rank,
-            score: row.score,
-            rules: row.rules,
-          })),
-        )
-        .execute();
-    }
+  if (isSqlite(db)) {
+    for (const batch of chunks(changes.upserts, 100)) await upsertResults(db, batch);
+  } else {
+    for (const batch of chunks(changes.upserts, 5000)) await upsertResultsAsJson(db, batch);
   }
   for (const removal of changes.removals) {
     await db
@@ -139,6 +113,73 @@ export async function saveResults(
       })
       .execute();
   }
+}
+
+const RESULT_UPDATES = [
+  'owner_team_id',
+  'service_name',
+  'owner_only',
+  'level_rank',
+  'score',
+  'rules',
+  'evaluated_at',
+] as const;
+
+/** Each result's row, and a row of its history when it changed: a statement of each per batch. */
+async function upsertResults(db: Db, batch: readonly ResultUpsert[]): Promise<void> {
+  await db
+    .insertInto('scorecard_results')
+    .values(batch.map(({ changed: _changed, ...row }) => row))
+    .onConflict((oc) =>
+      oc
+        .columns(['scorecard_id', 'service_id'])
+        .doUpdateSet((eb) =>
+          Object.fromEntries(RESULT_UPDATES.map((column) => [column, eb.ref(`excluded.${column}`)])),
+        ),
+    )
+    .execute();
+  const history = batch.filter((row) => row.changed);
+  if (history.length === 0) return;
+  await db
+    .insertInto('scorecard_result_changes')
+    .values(
+      history.map((row) => ({
+        scorecard_id: row.scorecard_id,
+        service_id: row.service_id,
+        workspace_id: row.workspace_id,
+        at: row.evaluated_at,
+        level_rank: row.level_rank,
+        score: row.score,
+        rules: row.rules,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * PostgreSQL: the batch goes as one JSON parameter, and one statement writes both the results and the history of
+ * those that changed, so each result's rules cross the wire once. A first evaluation writes 30,000 results of about
+ * 800 bytes each: with a parameter per value and the rules sent twice, saving took 4.4 s of the 10 s allowed.
+ */
+async function upsertResultsAsJson(db: Db, batch: readonly ResultUpsert[]): Promise<void> {
+  const updates = sql.join(RESULT_UPDATES.map((column) => sql`${sql.id(column)} = excluded.${sql.id(column)}`));
+  await sql`
+    with input as (
+      select * from json_to_recordset(${JSON.stringify(batch)}::json) as x(
+        scorecard_id text, service_id text, workspace_id text, owner_team_id text, service_name text,
+        owner_only integer, level_rank integer, score integer, rules text, evaluated_at bigint, changed boolean)
+    ),
+    saved as (
+      insert into scorecard_results (scorecard_id, service_id, workspace_id, owner_team_id, service_name, owner_only,
+        level_rank, score, rules, evaluated_at)
+      select scorecard_id, service_id, workspace_id, owner_team_id, service_name, owner_only, level_rank, score, rules,
+        evaluated_at from input
+      on conflict (scorecard_id, service_id) do update set ${updates}
+    )
+    insert into scorecard_result_changes (scorecard_id, service_id, workspace_id, at, level_rank, score, rules)
+    select scorecard_id, service_id, workspace_id, evaluated_at, level_rank, score, rules from input where changed`.execute(
+    db,
+  );
 }
 
 /** The counts rows (migration 028) the scope may see: the same rule as `visibleTo`, over a few rows per team. */

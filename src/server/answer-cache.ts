@@ -28,9 +28,32 @@ const compressors: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
   gzip: (body) => promisify(gzip)(body),
 };
 
+/**
+ * From this size an answer's first askers get a quickly made twin while the small one is made: brotli 5 takes
+ * about 7 ms a MB (26 ms for a status page of 500 components, 3.7 MB, and four times that on a busy machine),
+ * brotli 1 about 1 ms a MB, for about twice the bytes (131 KB against 61 KB on that page).
+ */
+const QUICK_FROM_BYTES = 1 << 20;
+
+const quickCompressors: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
+  br: (body) =>
+    promisify(brotliCompress)(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 1,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+  gzip: (body) => promisify(gzip)(body, { level: 1 }),
+};
+
 /** One answer: its JSON, the headers that go with it, and its compressed twins, each made once on first demand. */
 export class Answer {
   private readonly coded = new Map<Coding, Promise<Buffer>>();
+  /** The twins made and kept, each given from then on. */
+  private readonly made = new Set<Coding>();
+  /** A large answer's quick twins, given until the kept one is made. */
+  private readonly quick = new Map<Coding, Promise<Buffer>>();
 
   constructor(
     readonly body: Buffer,
@@ -49,11 +72,22 @@ export class Answer {
       coded = compressors[coding](this.body);
       this.coded.set(coding, coded);
       coded.then(
-        (bytes) => this.grew(bytes.length),
+        (bytes) => {
+          this.made.add(coding);
+          this.quick.delete(coding);
+          this.grew(bytes.length);
+        },
         () => this.coded.delete(coding),
       );
     }
-    return coded;
+    if (this.made.has(coding) || this.body.length < QUICK_FROM_BYTES) return coded;
+    let quick = this.quick.get(coding);
+    if (!quick) {
+      quick = quickCompressors[coding](this.body);
+      this.quick.set(coding, quick);
+      quick.catch(() => this.quick.delete(coding));
+    }
+    return quick;
   }
 }
 

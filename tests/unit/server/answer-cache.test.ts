@@ -1,0 +1,48 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it, vi } from 'vitest';
+import { Answer } from '../../../src/server/answer-cache.js';
+import { random } from '../../support/random.js';
+
+/** Text that compresses as a page of bars does: repeated markup with varying words in it. */
+function markup(bytes: number): Buffer {
+  const next = random(7);
+  const days = ['Nov 1: 100% uptime', 'Nov 2: 99.2% uptime', 'Nov 3: No data', 'Nov 4: Maintenance'];
+  const parts: string[] = [];
+  let length = 0;
+  while (length < bytes) {
+    const part = `<li tabindex=0 class=g aria-label="${days[Math.floor(next() * days.length)]} ${Math.floor(next() * 1e6)}">`;
+    parts.push(part);
+    length += part.length;
+  }
+  return Buffer.from(parts.join(''));
+}
+
+describe('Answer', () => {
+  it('makes each compressed twin once and gives it to every asker', async () => {
+    const answer = new Answer(markup(200_000));
+    const first = answer.encoded('br');
+    expect(answer.encoded('br')).toBe(first);
+    expect(brotliDecompressSync(await first).equals(answer.body)).toBe(true);
+    expect(gunzipSync(await answer.encoded('gzip')).equals(answer.body)).toBe(true);
+  });
+
+  it('gives a large answer a quick twin until its small one is made, then the small one, counting only that', async () => {
+    const grown: number[] = [];
+    const answer = new Answer(markup(2_000_000), (bytes) => grown.push(bytes));
+    for (const coding of ['br', 'gzip'] as const) {
+      const decompress = coding === 'br' ? brotliDecompressSync : gunzipSync;
+      const quick = await answer.encoded(coding);
+      // Buffers compared with equals(): a deep comparison of 2 MB byte by byte takes seconds.
+      expect(decompress(quick).equals(answer.body)).toBe(true);
+      let kept = quick;
+      await vi.waitFor(async () => {
+        kept = await answer.encoded(coding);
+        expect(kept.length).toBeLessThan(quick.length);
+      });
+      expect(decompress(kept).equals(answer.body)).toBe(true);
+      expect(await answer.encoded(coding)).toBe(kept);
+      expect(grown.at(-1)).toBe(kept.length);
+    }
+    expect(grown).toHaveLength(2);
+  });
+});

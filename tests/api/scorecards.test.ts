@@ -4,6 +4,7 @@ import { startScorecardRefresh, sweepScorecards } from '../../src/server/jobs/sc
 import { recordEvent } from '../../src/server/db/repositories/events.js';
 import { updateService } from '../../src/server/db/repositories/services.js';
 import { keptAnswersOf } from '../../src/server/services/catalogue-cache.js';
+import { evaluateScorecards } from '../../src/server/services/scorecards.js';
 import { createService, seedWorkspace, type SeededWorkspace, workspaceIdOf } from '../support/fixtures.js';
 import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
@@ -431,6 +432,50 @@ describe('scorecards', () => {
       refresh.stop();
     }
     await call(cast.teamAdmin, 'PATCH', '/api/services/payments-api', { description: 'The public API' });
+    await sweepScorecards(server.ctx);
+  });
+
+  it('keeps and tells a change once when two evaluations of it run at once', async () => {
+    const { db } = server.ctx.database;
+    const workspaceId = await workspaceIdOf(server, 'scoreco');
+    const vault = await db
+      .selectFrom('services')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('name', '=', 'Vault')
+      .executeTakeFirstOrThrow();
+    const count = async (table: 'events' | 'scorecard_result_changes') =>
+      table === 'events'
+        ? (
+            await db
+              .selectFrom('events')
+              .select((eb) => eb.fn.countAll<number | string>().as('n'))
+              .where('type', '=', 'scorecard.level_dropped')
+              .where('profile_id', '=', vault.id)
+              .executeTakeFirstOrThrow()
+          ).n
+        : (
+            await db
+              .selectFrom('scorecard_result_changes')
+              .select((eb) => eb.fn.countAll<number | string>().as('n'))
+              .where('service_id', '=', vault.id)
+              .executeTakeFirstOrThrow()
+          ).n;
+    const [drops, changes] = [Number(await count('events')), Number(await count('scorecard_result_changes'))];
+    // Vault loses its description (bronze's rule), written with no event, so nothing else evaluates it.
+    await updateService(db, workspaceId, vault.id, { description: '', updated_at: new Date().toISOString() });
+    const written = await Promise.all([
+      evaluateScorecards(server.ctx, workspaceId, { serviceIds: [vault.id] }),
+      evaluateScorecards(server.ctx, workspaceId, { serviceIds: [vault.id] }),
+    ]);
+    expect(written.sort()).toEqual([0, 1]);
+    expect(Number(await count('events'))).toBe(drops + 1);
+    expect(Number(await count('scorecard_result_changes'))).toBe(changes + 1);
+    expect(byHandle((await results(cast.admin)).items, 'vault')).toMatchObject({ level: null });
+    await updateService(db, workspaceId, vault.id, {
+      description: 'Keeps secrets',
+      updated_at: new Date().toISOString(),
+    });
     await sweepScorecards(server.ctx);
   });
 

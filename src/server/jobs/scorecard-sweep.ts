@@ -80,7 +80,9 @@ export function startScorecardRefresh(ctx: ServerContext): {
     const waiting: Touch[] = [];
     const byWorkspace = new Map<string, Touch[]>();
     for (const touch of batch) {
-      byWorkspace.set(touch.event.workspaceId, [...(byWorkspace.get(touch.event.workspaceId) ?? []), touch]);
+      const touches = byWorkspace.get(touch.event.workspaceId);
+      if (touches) touches.push(touch);
+      else byWorkspace.set(touch.event.workspaceId, [touch]);
     }
     for (const [workspaceId, touches] of byWorkspace) {
       const committed = await committedEvents(

@@ -44,6 +44,7 @@ import {
   listExemptions,
   listLevelChanges,
   listResults,
+  resultStamps,
   listScorecards as listScorecardRows,
   teamLevelCounts,
   pageResults,
@@ -51,6 +52,7 @@ import {
   updateScorecard as updateScorecardRow,
 } from '../db/repositories/scorecards.js';
 import type { Db } from '../db/repositories/workspaces.js';
+import { guardedTransaction } from '../db/transactions.js';
 import type { ScorecardExemptionRow, ScorecardResultRow, ScorecardRow } from '../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { recordEvent, type NewEvent } from '../db/repositories/events.js';
@@ -151,7 +153,7 @@ export async function evaluateScorecards(
     ]),
   );
   const upserts: Parameters<typeof saveResults>[1]['upserts'][number][] = [];
-  const announcements: ScorecardNews[] = [];
+  const announcements = new Map<string, ScorecardNews[]>();
   const removals: Parameters<typeof saveResults>[1]['removals'][number][] = [];
   for (const card of cards) {
     for (const service of services) {
@@ -181,7 +183,8 @@ export async function evaluateScorecards(
         before.owner_team_id === service.owner_team_id &&
         before.owner_only === ownerOnly;
       if (same) continue;
-      announcements.push(...newsOf(card, service.id, before, { levelRank, rules: result.rules }, now));
+      const news = newsOf(card, service.id, before, { levelRank, rules: result.rules }, now);
+      if (news.length > 0) announcements.set(key, news);
       upserts.push({
         scorecard_id: card.row.id,
         service_id: service.id,
@@ -197,14 +200,27 @@ export async function evaluateScorecards(
       });
     }
   }
-  await ctx.database.db.transaction().execute(async (trx) => {
-    if (upserts.length || removals.length) await saveResults(trx, { upserts, removals });
-    for (const event of announcements) await recordEvent(trx, { ...event, workspace_id: workspaceId });
+  const keyOf = (write: { scorecard_id: string; service_id: string }) => `${write.scorecard_id} ${write.service_id}`;
+  return guardedTransaction(db, async (trx) => {
+    // A result another evaluation wrote since this one read it (another process, or the sweep beside a refresh)
+    // is left as it is, with its history and news: each change is kept and told once.
+    const stamps = await resultStamps(trx, [...upserts, ...removals]);
+    const unmoved = (write: { scorecard_id: string; service_id: string }) => {
+      const before = stored.get(keyOf(write));
+      return (stamps.get(keyOf(write)) ?? null) === (before ? Number(before.evaluated_at) : null);
+    };
+    const saved = { upserts: upserts.filter(unmoved), removals: removals.filter(unmoved) };
+    if (saved.upserts.length || saved.removals.length) await saveResults(trx, saved);
+    for (const upsert of saved.upserts) {
+      for (const event of announcements.get(keyOf(upsert)) ?? []) {
+        await recordEvent(trx, { ...event, workspace_id: workspaceId });
+      }
+    }
     if (options.serviceIds === undefined) {
       for (const card of cards) await updateScorecardRow(trx, card.row.id, { evaluated_at: now });
     }
+    return saved.upserts.length + saved.removals.length;
   });
-  return upserts.length + removals.length;
 }
 
 const WEEK_MS = 7 * 86_400_000;

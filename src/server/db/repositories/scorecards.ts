@@ -78,6 +78,37 @@ export async function listResults(
   return rows;
 }
 
+/**
+ * Inside a guarded transaction (transactions.ts): when each of these results was last written (`evaluated_at`, by
+ * `scorecard_id service_id`), results absent left out. On PostgreSQL the rows are locked until the transaction
+ * ends, so an evaluation that compares them with what it read before writes over no other process's result.
+ */
+export async function resultStamps(
+  db: Db,
+  keys: ReadonlyArray<{ scorecard_id: string; service_id: string }>,
+): Promise<Map<string, number>> {
+  const stamps = new Map<string, number>();
+  const byCard = new Map<string, string[]>();
+  for (const key of keys) {
+    const ids = byCard.get(key.scorecard_id);
+    if (ids) ids.push(key.service_id);
+    else byCard.set(key.scorecard_id, [key.service_id]);
+  }
+  for (const [scorecardId, serviceIds] of byCard) {
+    for (const ids of chunks(serviceIds, CHUNK)) {
+      const rows = await db
+        .selectFrom('scorecard_results')
+        .select(['service_id', 'evaluated_at'])
+        .where('scorecard_id', '=', scorecardId)
+        .where('service_id', 'in', ids)
+        .$if(!isSqlite(db), (qb) => qb.forUpdate())
+        .execute();
+      for (const row of rows) stamps.set(`${scorecardId} ${row.service_id}`, Number(row.evaluated_at));
+    }
+  }
+  return stamps;
+}
+
 type ResultUpsert = Insertable<ScorecardResultsTable> & { changed: boolean };
 
 /** Stores changed results, each change also in the history, and drops the results of services no longer in scope. */

@@ -182,8 +182,10 @@ await runBench(
     const refresh = startScorecardRefresh(ctx);
     const timings: number[] = [];
     try {
-      for (let i = 0; i < 20; i++) {
-        const id = serviceIds[i * 7]!;
+      // One edit first, not timed: as every run of the harness has its warm-up (the refresh's reads, on a server
+      // that has just served the load above).
+      for (let i = -1; i < 20; i++) {
+        const id = serviceIds[(i + 1) * 7]!;
         const started = performance.now();
         // An edit as the API makes it: the change and its event in one transaction.
         await ctx.database.db.transaction().execute(async (trx) => {
@@ -203,17 +205,19 @@ await runBench(
           });
         });
         await refresh.settled();
+        if (i >= 0) timings.push(ms(started));
         const row = await ctx.database.db
           .selectFrom('scorecard_results')
           .select('rules')
+          .where('workspace_id', '=', workspace)
           .where('service_id', '=', id)
           .executeTakeFirstOrThrow();
         if (!row.rules.includes('"Description set"')) throw new Error('the result did not follow the edit');
-        timings.push(ms(started));
       }
     } finally {
       refresh.stop();
     }
+    console.log(`  ${engine}: each, in order (ms): ${timings.map((t) => t.toFixed(0)).join(' ')}`);
     timings.sort((a, b) => a - b);
     const p50 = timings[Math.floor(timings.length / 2)]!;
     const max = timings.at(-1)!;

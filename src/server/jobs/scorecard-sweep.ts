@@ -125,7 +125,10 @@ export function startScorecardRefresh(ctx: ServerContext): {
 
   // The gathering under way: done once its evaluation is.
   let gathering: Promise<void> | undefined;
+  let stopped = false;
   const gather = (delayMs: number) => {
+    // A refresh still running when stopped would otherwise gather again, for events waiting on their commit.
+    if (stopped) return;
     gathering ??= new Promise<void>((resolve) => {
       timer = setTimeout(() => {
         timer = undefined;
@@ -153,8 +156,10 @@ export function startScorecardRefresh(ctx: ServerContext): {
   recordedEvents.on('recorded', onRecorded);
   return {
     stop: () => {
+      stopped = true;
       recordedEvents.off('recorded', onRecorded);
       if (timer) clearTimeout(timer);
+      gathering = undefined;
     },
     /** How many gatherings have been evaluated or begun (for tests). */
     passes: () => passes,

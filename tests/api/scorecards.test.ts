@@ -57,6 +57,13 @@ const results = async (actor: Member, query = '') => {
   expect(response.statusCode).toBe(200);
   return { total: Number(response.headers.total), items: json<ScorecardResult[]>(response) };
 };
+const serviceNamed = (workspaceId: string, name: string) =>
+  server.ctx.database.db
+    .selectFrom('services')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
 const byHandle = (items: ScorecardResult[], handle: string) => items.find((item) => item.service.handle === handle);
 
 beforeAll(async () => {
@@ -395,12 +402,7 @@ describe('scorecards', () => {
     const refresh = startScorecardRefresh(server.ctx);
     const { db } = server.ctx.database;
     const workspaceId = await workspaceIdOf(server, 'scoreco');
-    const service = await db
-      .selectFrom('services')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('name', '=', 'Payments API')
-      .executeTakeFirstOrThrow();
+    const service = await serviceNamed(workspaceId, 'Payments API');
     try {
       const passes = refresh.passes();
       await db.transaction().execute(async (trx) => {
@@ -438,12 +440,7 @@ describe('scorecards', () => {
   it('keeps and tells a change once when two evaluations of it run at once', async () => {
     const { db } = server.ctx.database;
     const workspaceId = await workspaceIdOf(server, 'scoreco');
-    const vault = await db
-      .selectFrom('services')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('name', '=', 'Vault')
-      .executeTakeFirstOrThrow();
+    const vault = await serviceNamed(workspaceId, 'Vault');
     const count = async (table: 'events' | 'scorecard_result_changes') =>
       table === 'events'
         ? (

@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { type Agent, buildConnector } from 'undici';
 import { forbiddenKind, refusalMessage, type ForbiddenKind } from './address-policy.js';
-import { certificateRecordingAgent } from './certificates.js';
+import { certificateRecordingAgent, trustStore } from './certificates.js';
 
 /** Resolves a host name to all of its addresses (dns.lookup with `all: true` by default). */
 export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
@@ -88,12 +88,16 @@ export function createGuardedAgent(options: GuardedAgentOptions = {}): Agent {
     }
   };
 
-  return certificateRecordingAgent(connect, {
-    keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
-    // The probe's own timeout covers the whole exchange; these only stop leaked requests.
-    headersTimeout: 60_000,
-    bodyTimeout: 60_000,
-  });
+  return certificateRecordingAgent(
+    connect,
+    {
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000,
+      // The probe's own timeout covers the whole exchange; these only stop leaked requests.
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
+    },
+    trustStore(options.ca),
+  );
 }
 
 /**

@@ -108,11 +108,21 @@ function readAnswer(
       socket.destroy();
       resolve(Buffer.concat(chunks).subarray(0, BODY_CAP_BYTES).toString('utf8'));
     };
+    // The quiet is judged once the loop has read what arrived meanwhile: a timer runs before the loop polls its
+    // sockets, so after a busy moment of the process it would fire on an answer already waiting to be read.
     const quietFor = (): void => {
       clearTimeout(idle);
-      idle = setTimeout(finish, TCP_IDLE_MS);
+      idle = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (Date.now() - lastHeard >= TCP_IDLE_MS) finish();
+          }),
+        TCP_IDLE_MS,
+      );
     };
+    let lastHeard = Date.now();
     const onData = (chunk: Buffer): void => {
+      lastHeard = Date.now();
       if (read === 0) onFirstByte();
       chunks.push(chunk);
       read += chunk.length;

@@ -5,9 +5,15 @@
  * assertions (`cert.valid`, `cert.days_left`, `cert.fingerprint changed`) to judge.
  */
 import { isIP, type Socket } from 'node:net';
-import { connect as tlsConnect, rootCertificates, type TLSSocket } from 'node:tls';
+import {
+  connect as tlsConnect,
+  createSecureContext,
+  rootCertificates,
+  type SecureContext,
+  type TLSSocket,
+} from 'node:tls';
 import type { Observation, ProbeSpec } from '../domain/check-kinds.js';
-import { certInfo, snapshotCertificate } from './certificates.js';
+import { certInfo, snapshotCertificate, trustStore, type TrustStore } from './certificates.js';
 import { startDeadline, stopwatch, type ObserveOptions } from './observe-support.js';
 import { openRaw, rawTarget } from './observe-tcp.js';
 
@@ -35,10 +41,11 @@ export async function observeTls(spec: ProbeSpec, options: ObserveOptions): Prom
     if ('error' in opened) return { connected: false, latency_ms: elapsed(), error: opened.error };
     socket = opened.socket;
     if (spec.starttls === 'smtp') await smtpStartTls(socket, deadline.signal);
-    const secure = await handshake(socket, host, options.ca, deadline.signal);
+    const trust = trustFor(options.ca);
+    const secure = await handshake(socket, host, trust.context, deadline.signal);
     socket = secure;
     const latency = elapsed();
-    const snapshot = snapshotCertificate(secure, host);
+    const snapshot = snapshotCertificate(secure, host, trust.store);
     if (!snapshot) {
       return {
         connected: true,
@@ -64,7 +71,7 @@ export async function observeTls(spec: ProbeSpec, options: ObserveOptions): Prom
  * The TLS handshake over an open connection. The certificate is not refused here (rejectUnauthorized false) so
  * that it can be reported; `authorized` and `authorizationError` still say whether it verifies.
  */
-function handshake(socket: Socket, host: string, ca: string[] | undefined, signal: AbortSignal): Promise<TLSSocket> {
+function handshake(socket: Socket, host: string, context: SecureContext, signal: AbortSignal): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
     const secure = tlsConnect({
       socket,
@@ -73,7 +80,7 @@ function handshake(socket: Socket, host: string, ca: string[] | undefined, signa
       rejectUnauthorized: false,
       // `authorized` then says whether the chain verifies; the name is checked once, in snapshotCertificate.
       checkServerIdentity: () => undefined,
-      ...(ca && ca.length > 0 && { ca: [...rootCertificates, ...ca] }),
+      secureContext: context,
     });
     const onAbort = (): void => {
       secure.destroy();
@@ -92,6 +99,23 @@ function handshake(socket: Socket, host: string, ca: string[] | undefined, signa
     });
     secure.once('close', () => reject(new Error('the server closed the connection')));
   });
+}
+
+/** Contexts by their extra roots: made once, not at every handshake (a fresh one cost a fifth of a tls probe). */
+const contexts = new Map<string, { context: SecureContext; store: TrustStore }>();
+
+/** The client context trusting Node's roots and `ca`, with the store that finishes its chains. */
+function trustFor(ca: string[] | undefined): { context: SecureContext; store: TrustStore } {
+  const key = ca?.join('\n') ?? '';
+  let trust = contexts.get(key);
+  if (!trust) {
+    // A few runners' CA sets at most; a test making many starts over rather than growing without end.
+    if (contexts.size >= 16) contexts.clear();
+    const roots = ca && ca.length > 0 ? [...rootCertificates, ...ca] : undefined;
+    trust = { context: createSecureContext(roots ? { ca: roots } : {}), store: trustStore(roots) };
+    contexts.set(key, trust);
+  }
+  return trust;
 }
 
 /**

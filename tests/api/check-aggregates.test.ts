@@ -95,6 +95,27 @@ describe('health-check aggregates', () => {
     );
   });
 
+  it('add up when two writers add to the same buckets at once (two transactions on PostgreSQL)', async () => {
+    const check = await newCheck();
+    const results = Array.from({ length: 240 }, (_, n) => ({
+      checkId: check.id,
+      start: T0 + (n % 60) * 60_000 + n,
+      time: (n * 37) % 900,
+      success: n % 7 !== 0,
+    }));
+    const workspaceId = await workspaceIdOf(server, 'aggco');
+    const rows = results.map((result) => healthCheckResultRow({ id: check.id, workspace_id: workspaceId }, result));
+    // Every bucket gets results from both writers.
+    const writers = [rows.filter((_, i) => i % 2 === 0), rows.filter((_, i) => i % 2 === 1)];
+    await Promise.all(
+      writers.map((batch) =>
+        server.ctx.database.db.transaction().execute((trx) => insertHealthCheckResults(trx, batch)),
+      ),
+    );
+    for (const bucket of ['minute', 'hour', 'day'] as const)
+      expect(await report(check, bucket)).toEqual(aggregatesOracle(results, bucket));
+  });
+
   it('answer the same after the raw results expire; minutes go after 3 days, hours after 90', async () => {
     const check = await newCheck();
     const results = Array.from({ length: 120 }, (_, n) => ({

@@ -49,6 +49,7 @@ describe('migrations', () => {
         '032-catalogue-changes',
         '033-search-text-changes',
         '034-short-search-index',
+        '035-schedulable-checks-index',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

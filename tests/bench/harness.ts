@@ -8,6 +8,7 @@
  * benchmark, not a test); only a run that could not measure at all exits 1.
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
@@ -301,6 +302,12 @@ export async function profiled<T>(
   } finally {
     const { profile } = await session.post('Profiler.stop');
     session.disconnect();
+    // BENCH_PROFILE_OUT=DIR also keeps the whole profile, for DevTools or a closer look.
+    if (process.env.BENCH_PROFILE_OUT)
+      writeFileSync(
+        `${process.env.BENCH_PROFILE_OUT}/${label.replace(/\W+/g, '-')}.cpuprofile`,
+        JSON.stringify(profile),
+      );
     printProfile(label, profile);
     options.also?.(label, profile);
   }

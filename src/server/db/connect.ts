@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import BetterSqlite from 'better-sqlite3';
+import { decodeHistogram, encodeHistogram, mergeHistograms } from '../../domain/check-aggregates.js';
 import {
   Kysely,
   PostgresDialect,
@@ -59,17 +60,23 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     sqlite.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     // SQLite gathers planner statistics only when asked; its docs recommend optimize at open and at close.
     sqlite.pragma('optimize = 0x10002');
+    // Health-check buckets add up in the database (repositories/check-aggregates.ts), histograms included.
+    sqlite.function('beacon_merge_histograms', { deterministic: true }, (stored, added) =>
+      encodeHistogram(mergeHistograms(decodeHistogram(String(stored ?? '')), decodeHistogram(String(added ?? '')))),
+    );
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     const side = options.file === ':memory:' ? null : openSideReader(options.file, options.busyTimeoutMs);
     if (side) sideReaders.set(db, side);
     const offThread = options.file === ':memory:' ? null : new OffThreadReader(options.file, options.busyTimeoutMs);
     if (offThread) offThreadReaders.set(db, offThread);
+    const stopCheckpoints = offThread ? checkpointOffThread(sqlite, offThread) : () => {};
     const stopOptimizing = keepStatisticsFresh(db, SQLITE_OPTIMIZE_EVERY_MS);
     return {
       db,
       engine: 'sqlite',
       close: async () => {
         stopOptimizing();
+        stopCheckpoints();
         sqlite.pragma('optimize');
         await db.destroy();
         side?.close();
@@ -96,6 +103,21 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   pool.on('connect', (client) => client.on('error', onConnectionError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', schema: options.schema ?? 'public', close: () => db.destroy() };
+}
+
+/** How often the read thread checkpoints the WAL. */
+const SQLITE_CHECKPOINT_EVERY_MS = 1000;
+
+/**
+ * Moves SQLite's WAL checkpoints from the main connection, where one ran inside whichever commit passed 1,000
+ * pages, to the read thread, once a second. Returns what stops it (closing the main connection checkpoints the
+ * rest, as the last connection to a WAL database does).
+ */
+function checkpointOffThread(sqlite: BetterSqlite.Database, reader: OffThreadReader): () => void {
+  sqlite.pragma('wal_autocheckpoint = 0');
+  const timer = setInterval(() => reader.checkpoint(), SQLITE_CHECKPOINT_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** How often a running server refreshes SQLite's planner statistics (SQLite's advice: hourly or daily). */
@@ -202,6 +224,11 @@ export class OffThreadReader {
     });
   }
 
+  /** Asks the thread to checkpoint the WAL (read-worker.mjs); starts it if it is not running. */
+  checkpoint(): void {
+    this.started().postMessage({ checkpoint: true });
+  }
+
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
@@ -235,6 +262,8 @@ export class OffThreadReader {
       for (const waiter of this.waiting.values()) waiter.reject(error);
       this.waiting.clear();
     };
+    // Idle (between reads, or only checkpointing) the thread keeps no process alive.
+    worker.unref();
     worker.on('error', ended);
     worker.on('exit', (code) => ended(new Error(`the SQLite read thread ended (exit code ${code})`)));
     this.worker = worker;

@@ -34,6 +34,7 @@ import { apiDriftMigration } from './migrations/031-api-drift.js';
 import { catalogueChangesMigration } from './migrations/032-catalogue-changes.js';
 import { searchTextChangesMigration } from './migrations/033-search-text-changes.js';
 import { shortSearchIndexMigration } from './migrations/034-short-search-index.js';
+import { schedulableChecksIndexMigration } from './migrations/035-schedulable-checks-index.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -72,6 +73,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '032-catalogue-changes': catalogueChangesMigration(engine),
     '033-search-text-changes': searchTextChangesMigration(engine),
     '034-short-search-index': shortSearchIndexMigration(engine),
+    '035-schedulable-checks-index': schedulableChecksIndexMigration(),
   };
 }
 

@@ -3,7 +3,13 @@
  * search made afresh does not hold up every other request on the server's thread. Plain JavaScript: a worker
  * starts without the TypeScript loader the server runs under.
  *
- * Messages in: `{ id, text, values }`; out: `{ id, rows }` or `{ id, error: { message, code } }`.
+ * It also runs the WAL checkpoints (connect.ts turns the main connection's automatic ones off): a checkpoint copies
+ * every page written since the last one into the database file and syncs it, which on the server's thread held
+ * up the health-check runner for 100-200 ms at a time (issue 26). A read-only connection may checkpoint.
+ *
+ * Messages in: `{ id, text, values }`, or `{ checkpoint: true }`; out: `{ id, rows }` or
+ * `{ id, error: { message, code } }` (a checkpoint answers nothing; one that cannot finish now is tried again at
+ * the next).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite from 'better-sqlite3';
@@ -28,7 +34,15 @@ function prepared(text) {
   return statement;
 }
 
-parentPort.on('message', ({ id, text, values }) => {
+parentPort.on('message', ({ id, text, values, checkpoint }) => {
+  if (checkpoint) {
+    try {
+      sqlite.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Busy or locked: the next one catches up.
+    }
+    return;
+  }
   try {
     parentPort.postMessage({ id, rows: prepared(text).all(...values) });
   } catch (error) {

@@ -135,6 +135,18 @@ describe('observe tls: the certificate', () => {
     expect(seen.cert?.error).toBeUndefined();
   });
 
+  it("a root the trust store adds that ends first: its end is the chain's, on every handshake", async () => {
+    const shortRoot = rootCa('Beacon Short Root', 4);
+    const middle = issue({ commonName: 'Beacon Long Intermediate', issuer: shortRoot, ca: true, daysLeft: 30 });
+    const cert = leaf(30, NAME, middle);
+    const server = await serveTls(cert.key, [cert.cert, middle.cert]);
+    // The second handshake reads the store's part from what the first one learnt.
+    for (let handshake = 0; handshake < 2; handshake++) {
+      const seen = await observe(tls(`${NAME}:${server.port}`), options({ ca: [shortRoot.cert] }));
+      expect(seen.cert).toMatchObject({ valid: true, days_left: 3, not_after: notAfter(shortRoot.cert) });
+    }
+  });
+
   it('an incomplete chain (the intermediate not sent): not valid, with the authorization error', async () => {
     const cert = leaf(30, NAME, intermediate);
     const server = await serveTls(cert.key, [cert.cert]);

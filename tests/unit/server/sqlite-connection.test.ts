@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -47,6 +47,21 @@ describe('SQLite connection (connect.ts)', () => {
       /readonly|read-only/i,
     );
     expect(await reader.all('select count(*) as n from things', [])).toEqual([{ n: 3 }]);
+  });
+
+  it("checkpoints the WAL on the read thread, not inside a commit on the server's thread", async () => {
+    const { db } = handle;
+    const file = join(dir, 'beacon.sqlite');
+    await sql`create table pages (id integer primary key, body text)`.execute(db);
+    const before = statSync(file).size;
+    // About 2,000 pages in one commit: past the 1,000 after which SQLite's own checkpoint would run in it.
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 2000)
+      insert into pages (body) select randomblob(4000) from n`.execute(db);
+    expect(statSync(file).size).toBe(before);
+    await vi.waitFor(() => expect(statSync(file).size).toBeGreaterThan(before + 4_000_000), {
+      timeout: 5000,
+      interval: 50,
+    });
   });
 
   it('starts a new thread after its thread ended', async () => {

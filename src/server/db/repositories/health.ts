@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Health } from '../../../domain/catalogue.js';
 import type { AssertionResult, CheckRun } from '../../../domain/check-kinds.js';
 import { utcDate, type DailyHealth, type HealthTransition } from '../../../domain/health.js';
@@ -418,8 +418,14 @@ export async function claimCheckLeases(
           .execute();
       }
     }
-    const held = await schedulable(trx).select('id').where('lease_owner', '=', owner).execute();
-    return held.map((row) => row.id);
+    // One JSON array, not a row per check: 100,000 row objects took 60-140 ms of the server's thread every reload.
+    const ids = options.sqlite ? sql<string>`json_group_array(id)` : sql<string>`coalesce(json_agg(id), '[]'::json)`;
+    const held = await schedulable(trx)
+      .where('lease_owner', '=', owner)
+      .select(ids.as('ids'))
+      .executeTakeFirstOrThrow();
+    // node-pg parses json itself.
+    return (typeof held.ids === 'string' ? JSON.parse(held.ids) : held.ids) as string[];
   });
 }
 

@@ -52,13 +52,8 @@ export async function recordPing(
   if (kind === 'start') return;
   const failed = kind === 'fail' || (exitCode !== undefined && exitCode !== 0);
   const now = ctx.now().getTime();
-  await updateHealthCheck(db, workspace.id, found.id, {
-    last_ping_at: now,
-    last_ping_kind: failed ? 'fail' : 'success',
-    last_ping_exit_code: exitCode ?? null,
-  });
-  if (found.disabled || found.paused) return;
-  await recordRun(ctx, found, {
+  const recorded = !(found.disabled || found.paused);
+  const run: CheckRun = {
     start: now,
     time: 0,
     success: !failed,
@@ -74,7 +69,18 @@ export async function recordPing(
           severity: found.importance,
         }
       : {}),
+  };
+  // The ping's time and its result in one transaction (a heartbeat pinged every minute is a write a minute each:
+  // one commit, not two); a paused or disabled check keeps the time only.
+  await db.transaction().execute(async (trx) => {
+    await updateHealthCheck(trx, workspace.id, found.id, {
+      last_ping_at: now,
+      last_ping_kind: failed ? 'fail' : 'success',
+      last_ping_exit_code: exitCode ?? null,
+    });
+    if (recorded) await insertHealthCheckResults(trx, [healthCheckResultRow(found, run)]);
   });
+  if (recorded) await updateFailingFromResults(db, found, ctx.now(), SHARED_RUNNER_AGENT, found.importance);
 }
 
 /**

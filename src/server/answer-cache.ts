@@ -40,6 +40,14 @@ const compressors = compressorsAt(5, constants.Z_DEFAULT_COMPRESSION);
 const QUICK_FROM_BYTES = 1 << 20;
 const quickCompressors = compressorsAt(1, 1);
 
+/**
+ * A large answer's small twin is made only when it is asked for this long after the answer was made. A page
+ * changing several times a second (a status page while checks move) was compressing every short-lived version at
+ * brotli 5 as well, beside the making of the next one: on two cores that doubled the first answer after a change
+ * at times (issue 27). A version that lives on gets its small twin from its first request after this.
+ */
+const SETTLE_MS = 250;
+
 /** One answer: its JSON, the headers that go with it, and its compressed twins, each made once on first demand. */
 export class Answer {
   private readonly coded = new Map<Coding, Promise<Buffer>>();
@@ -47,6 +55,7 @@ export class Answer {
   private readonly made = new Set<Coding>();
   /** A large answer's quick twins, given until the kept one is made. */
   private readonly quick = new Map<Coding, Promise<Buffer>>();
+  private readonly madeAt = Date.now();
 
   constructor(
     readonly body: Buffer,
@@ -60,8 +69,9 @@ export class Answer {
   }
 
   encoded(coding: Coding): Promise<Buffer> {
+    const large = this.body.length >= QUICK_FROM_BYTES;
     let coded = this.coded.get(coding);
-    if (!coded) {
+    if (!coded && (!large || Date.now() - this.madeAt >= SETTLE_MS)) {
       coded = compressors[coding](this.body);
       this.coded.set(coding, coded);
       coded.then(
@@ -73,7 +83,7 @@ export class Answer {
         () => this.coded.delete(coding),
       );
     }
-    if (this.made.has(coding) || this.body.length < QUICK_FROM_BYTES) return coded;
+    if (coded && (this.made.has(coding) || !large)) return coded;
     let quick = this.quick.get(coding);
     if (!quick) {
       quick = quickCompressors[coding](this.body);

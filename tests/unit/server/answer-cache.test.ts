@@ -45,4 +45,17 @@ describe('Answer', () => {
     }
     expect(grown).toHaveLength(2);
   });
+
+  it('makes no small twin of a large answer asked for only in its first moments (a version soon replaced)', async () => {
+    const grown: number[] = [];
+    const answer = new Answer(markup(2_000_000), (bytes) => grown.push(bytes));
+    const quick = await answer.encoded('br');
+    expect(await answer.encoded('br')).toBe(quick);
+    // Nobody asks again: the small twin is not made meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(grown).toEqual([]);
+    // Asked for again once it has lived on: the small twin is made, and given from then on.
+    await vi.waitFor(async () => expect((await answer.encoded('br')).length).toBeLessThan(quick.length));
+    expect(grown).toHaveLength(1);
+  });
 });

@@ -14,6 +14,7 @@ import {
   updateHealthCheck,
 } from '../db/repositories/health.js';
 import type { HealthCheckRow, WorkspaceRow } from '../db/schema.js';
+import type { Db } from '../db/repositories/workspaces.js';
 import { notFound } from '../errors.js';
 import { SHARED_RUNNER_AGENT } from './agents.js';
 import { updateFailingFromResults } from './check-health.js';
@@ -21,10 +22,21 @@ import { sha256 } from './secrets.js';
 
 export type PingKind = 'success' | 'start' | 'fail';
 
-/** Stores a run of a heartbeat and lets the check's failing state follow its results. */
-async function recordRun(ctx: ServerContext, check: HealthCheckRow, run: CheckRun): Promise<void> {
+/**
+ * Stores a run of a heartbeat, with what `alongside` writes in the same transaction, and lets the check's failing
+ * state follow its results.
+ */
+async function recordRun(
+  ctx: ServerContext,
+  check: HealthCheckRow,
+  run: CheckRun,
+  alongside?: (trx: Db) => Promise<void>,
+): Promise<void> {
   const { db } = ctx.database;
-  await db.transaction().execute((trx) => insertHealthCheckResults(trx, [healthCheckResultRow(check, run)]));
+  await db.transaction().execute(async (trx) => {
+    await alongside?.(trx);
+    await insertHealthCheckResults(trx, [healthCheckResultRow(check, run)]);
+  });
   await updateFailingFromResults(db, check, ctx.now(), SHARED_RUNNER_AGENT, check.importance);
 }
 
@@ -52,7 +64,6 @@ export async function recordPing(
   if (kind === 'start') return;
   const failed = kind === 'fail' || (exitCode !== undefined && exitCode !== 0);
   const now = ctx.now().getTime();
-  const recorded = !(found.disabled || found.paused);
   const run: CheckRun = {
     start: now,
     time: 0,
@@ -70,17 +81,15 @@ export async function recordPing(
         }
       : {}),
   };
-  // The ping's time and its result in one transaction (a heartbeat pinged every minute is a write a minute each:
-  // one commit, not two); a paused or disabled check keeps the time only.
-  await db.transaction().execute(async (trx) => {
-    await updateHealthCheck(trx, workspace.id, found.id, {
+  const keepTime = (trx: Db) =>
+    updateHealthCheck(trx, workspace.id, found.id, {
       last_ping_at: now,
       last_ping_kind: failed ? 'fail' : 'success',
       last_ping_exit_code: exitCode ?? null,
     });
-    if (recorded) await insertHealthCheckResults(trx, [healthCheckResultRow(found, run)]);
-  });
-  if (recorded) await updateFailingFromResults(db, found, ctx.now(), SHARED_RUNNER_AGENT, found.importance);
+  if (found.disabled || found.paused) return keepTime(db);
+  // The ping's time and its result in one transaction: one commit a ping, not two.
+  await recordRun(ctx, found, run, keepTime);
 }
 
 /**

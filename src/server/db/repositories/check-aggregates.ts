@@ -9,21 +9,8 @@ import {
 import { sql } from 'kysely';
 import { isSqlite } from '../connect.js';
 import { precompile } from '../precompiled.js';
-import type { HealthCheckAggregatesTable, HealthCheckResultsTable } from '../schema.js';
+import type { HealthCheckResultsTable } from '../schema.js';
 import type { Db } from './workspaces.js';
-
-function toRow(aggregate: CheckAggregate, workspaceId: string): HealthCheckAggregatesTable {
-  return {
-    check_id: aggregate.checkId,
-    bucket: aggregate.bucket,
-    bucket_start: aggregate.start,
-    workspace_id: workspaceId,
-    probes: aggregate.probes,
-    failures: aggregate.failures,
-    max: aggregate.max,
-    histogram: encodeHistogram(aggregate.histogram),
-  };
-}
 
 /**
  * Adds results to their checks' minute and hour buckets, inside the transaction that writes the results: one
@@ -46,24 +33,23 @@ export async function recordAggregates(db: Db, results: readonly HealthCheckResu
     ).values(),
   ]
     .sort((a, b) => compareKeys(aggregateKey(a.checkId, a.bucket, a.start), aggregateKey(b.checkId, b.bucket, b.start)))
-    .map((aggregate): AggregateRow => {
-      const row = toRow(aggregate, workspaceOf.get(aggregate.checkId)!);
-      return [
-        row.check_id,
-        row.bucket,
-        Number(row.bucket_start),
-        row.workspace_id,
-        row.probes,
-        row.failures,
-        row.max,
-        row.histogram,
-      ];
-    });
+    .map((aggregate): AggregateRow => [
+      aggregate.checkId,
+      aggregate.bucket,
+      aggregate.start,
+      workspaceOf.get(aggregate.checkId)!,
+      aggregate.probes,
+      aggregate.failures,
+      aggregate.max,
+      encodeHistogram(aggregate.histogram),
+    ]);
   await addToAggregates(db, { rows: JSON.stringify(rows) });
 }
 
 /** A bucket as addToAggregates reads it: the columns of health_check_aggregates in its insert's order. */
 type AggregateRow = [string, AggregateBucket, number, string, number, number, number | null, string];
+/** Their PostgreSQL types, in the same order. */
+const AGGREGATE_ROW_TYPES = ['text', 'text', 'bigint', 'text', 'int', 'int', 'int', 'text'] as const;
 
 const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -83,13 +69,10 @@ const addToAggregates = precompile<{ rows: string }, never>((db, param) => {
            from (select split_part(pair, ':', 1)::int as bin, sum(split_part(pair, ':', 2)::bigint) as n
                  from unnest(string_to_array(${stored}.histogram, ',') || string_to_array(excluded.histogram, ',')) as pair
                  where pair <> '' group by 1) as bins)`;
+  const columns = sql.join(AGGREGATE_ROW_TYPES.map((type, index) => column(index, type)));
   const source = sqlite
-    ? sql`select ${sql.join(
-        ['text', 'text', 'bigint', 'text', 'int', 'int', 'int', 'text'].map((type, index) => column(index, type)),
-      )} from json_each(${param('rows')}) where true order by key`
-    : sql`select ${sql.join(
-        ['text', 'text', 'bigint', 'text', 'int', 'int', 'int', 'text'].map((type, index) => column(index, type)),
-      )} from json_array_elements(${param('rows')}::json) with ordinality as rows(value, key) order by key`;
+    ? sql`select ${columns} from json_each(${param('rows')}) where true order by key`
+    : sql`select ${columns} from json_array_elements(${param('rows')}::json) with ordinality as rows(value, key) order by key`;
   const upsert = sql<never>`insert into health_check_aggregates
       (check_id, bucket, bucket_start, workspace_id, probes, failures, max, histogram)
     ${source}

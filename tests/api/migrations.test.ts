@@ -50,6 +50,7 @@ describe('migrations', () => {
         '033-search-text-changes',
         '034-short-search-index',
         '035-schedulable-checks-index',
+        '036-caller-changes',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -275,13 +275,17 @@ async function benchEngine(engine: TestEngine, file: string): Promise<Row[]> {
     const results: Row[] = [];
     for (const row of rows) {
       const writes = startWrites(ctx, workspaceId, services);
-      await load(port, host, row.name, WARMUP_SECONDS);
-      kept.hits = 0;
-      kept.made = 0;
-      const beacon = await profiled(`${row.name} (${engine})`, () => load(port, host, row.name, DURATION), {
-        enabled: CPU_PROFILE,
-      });
-      writes.stop();
+      let beacon: Measure;
+      try {
+        await load(port, host, row.name, WARMUP_SECONDS);
+        kept.hits = 0;
+        kept.made = 0;
+        beacon = await profiled(`${row.name} (${engine})`, () => load(port, host, row.name, DURATION), {
+          enabled: CPU_PROFILE,
+        });
+      } finally {
+        writes.stop();
+      }
       const hitRate = kept.hits / Math.max(1, kept.hits + kept.made);
       await load(barePort, host, row.name, WARMUP_SECONDS);
       const plain = await load(barePort, host, row.name, DURATION);

@@ -8,7 +8,7 @@
  * benchmark, not a test); only a run that could not measure at all exits 1.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
@@ -303,11 +303,13 @@ export async function profiled<T>(
     const { profile } = await session.post('Profiler.stop');
     session.disconnect();
     // BENCH_PROFILE_OUT=DIR also keeps the whole profile, for DevTools or a closer look.
-    if (process.env.BENCH_PROFILE_OUT)
+    if (process.env.BENCH_PROFILE_OUT) {
+      mkdirSync(process.env.BENCH_PROFILE_OUT, { recursive: true });
       writeFileSync(
         `${process.env.BENCH_PROFILE_OUT}/${label.replace(/\W+/g, '-')}.cpuprofile`,
         JSON.stringify(profile),
       );
+    }
     printProfile(label, profile);
     options.also?.(label, profile);
   }

@@ -35,6 +35,7 @@ import { catalogueChangesMigration } from './migrations/032-catalogue-changes.js
 import { searchTextChangesMigration } from './migrations/033-search-text-changes.js';
 import { shortSearchIndexMigration } from './migrations/034-short-search-index.js';
 import { schedulableChecksIndexMigration } from './migrations/035-schedulable-checks-index.js';
+import { callerChangesMigration } from './migrations/036-caller-changes.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -74,6 +75,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '033-search-text-changes': searchTextChangesMigration(engine),
     '034-short-search-index': shortSearchIndexMigration(engine),
     '035-schedulable-checks-index': schedulableChecksIndexMigration(),
+    '036-caller-changes': callerChangesMigration(engine),
   };
 }
 

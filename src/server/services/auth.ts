@@ -17,6 +17,7 @@ import {
 import { findUserByEmail, updateUser } from '../db/repositories/users.js';
 import type { ClientRow, UserRow, WorkspaceRow } from '../db/schema.js';
 import { clientCacheKey, type CachedCaller, type ClientPrincipal, type TokenSubject } from './caller-cache.js';
+import { followCatalogueChanges } from './catalogue-cache.js';
 import { decoyPasswordHash, randomToken, sha256, verifyPassword } from './secrets.js';
 
 /**
@@ -177,15 +178,30 @@ export async function authenticateBearer(
   if (subject.kind === 'client') return authenticateClient(ctx, domain, subject);
   const { sessionId } = subject;
   const now = ctx.now().getTime();
-  const cached = ctx.callers.get(sessionId, now);
-  if (cached) {
-    if (cached.workspace.domain !== domain) throw unauthorized('Invalid token');
-    return cached;
+  const held = await heldCaller(ctx, sessionId, now);
+  if (held) {
+    if (held.workspace.domain !== domain) throw unauthorized('Invalid token');
+    return held;
   }
-  const caller = await findLiveCaller(ctx.database.db, sessionId, domain, isoNow(ctx));
-  if (!caller) throw unauthorized('Invalid token');
-  ctx.callers.set(sessionId, caller, now);
-  return caller;
+  const epoch = ctx.callers.epoch;
+  const found = await findLiveCaller(ctx.database.db, sessionId, domain, isoNow(ctx));
+  if (!found) throw unauthorized('Invalid token');
+  ctx.callers.set(sessionId, found.caller, now, epoch, Date.parse(found.expiresAt));
+  return found.caller;
+}
+
+/**
+ * The caller the cache holds under `key`, if any: as it is while fresh, else once its workspace's changes are
+ * followed (services/caller-cache.ts), if none of them forgot it.
+ */
+async function heldCaller(ctx: ServerContext, key: string, now: number): Promise<CachedCaller | undefined> {
+  const held = ctx.callers.get(key, now);
+  if (!held) return undefined;
+  if (held.fresh) return held.caller;
+  await followCatalogueChanges(ctx, held.caller.workspace.id);
+  if (ctx.callers.get(key, now)?.caller !== held.caller) return undefined;
+  ctx.callers.renew(key, now);
+  return held.caller;
 }
 
 /** The stand-in user a client acts as: a member of the workspace (the client's team comes from `client`). */
@@ -224,8 +240,9 @@ async function authenticateClient(
 ): Promise<Caller> {
   const key = clientCacheKey(subject.clientId);
   const now = ctx.now().getTime();
-  let caller = ctx.callers.get(key, now);
+  let caller = await heldCaller(ctx, key, now);
   if (!caller) {
+    const epoch = ctx.callers.epoch;
     const found = await findClientOnWorkspace(ctx.database.db, { id: subject.clientId }, domain);
     if (!found) throw unauthorized('Invalid token');
     const { client, workspace } = found;
@@ -237,7 +254,7 @@ async function authenticateClient(
       scopes: clientScopes(client),
     };
     caller = { workspace, user: clientUser(client), client: principal };
-    ctx.callers.set(key, caller, now);
+    ctx.callers.set(key, caller, now, epoch);
   }
   const { client } = caller;
   if (!client || caller.workspace.domain !== domain || client.secretVersion !== subject.secretVersion) {
@@ -305,7 +322,7 @@ export async function authenticateCookie(
 ): Promise<Caller> {
   if (!sessionToken) throw unauthorized();
   const session = await findLiveSessionByTokenHash(ctx.database.db, sha256(sessionToken), isoNow(ctx));
-  const caller = session && (await findLiveCaller(ctx.database.db, session.id, domain, isoNow(ctx)));
-  if (!caller) throw unauthorized();
-  return caller;
+  const found = session && (await findLiveCaller(ctx.database.db, session.id, domain, isoNow(ctx)));
+  if (!found) throw unauthorized();
+  return found.caller;
 }

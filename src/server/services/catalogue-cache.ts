@@ -31,7 +31,7 @@ import {
 } from '../db/repositories/versions.js';
 import { perContext } from '../per-context.js';
 import { ScopedCache, textContains, textScope } from '../scoped-cache.js';
-import type { Caller } from './auth.js';
+import type { CachedCaller as Caller } from './caller-cache.js';
 import { sharedAnswer, type SharedAnswer } from './shared-answers.js';
 import { forgetViewer, forgetViewers, viewerOf } from './viewer.js';
 
@@ -104,18 +104,27 @@ export const keptScorecardAnswer = keeper(['catalogue', 'scorecard']);
 export const catalogueAnswersOf = perContext((ctx) => ({
   cache: new ScopedCache(ctx.config.readCacheBytes, {
     // A user's teams changed, maybe in another process: the viewer this process holds for them is no longer theirs.
+    // A caller changed (a session ended, a user, a workspace or a client edited), maybe in another process: the
+    // caller cache forgets them (services/caller-cache.ts).
     changed: (scope) => {
       if (scope.startsWith('member:')) forgetViewer(ctx, scope.slice('member:'.length));
+      ctx.callers.forgetScope(scope);
     },
-    reset: () => forgetViewers(ctx),
+    reset: (workspaceId) => {
+      forgetViewers(ctx);
+      ctx.callers.forgetWorkspace(workspaceId);
+    },
   }),
   versions: new FreshReads<string>(),
   hits: 0,
   made: 0,
 }));
 
-/** Brings the process's kept catalogue answers up to the workspace's version as of now. */
-async function syncCatalogue(ctx: ServerContext, workspaceId: string): Promise<void> {
+/**
+ * Brings the process's kept catalogue answers, and the callers and viewers it holds, up to the workspace's version
+ * as of now.
+ */
+export async function followCatalogueChanges(ctx: ServerContext, workspaceId: string): Promise<void> {
   const { cache, versions } = catalogueAnswersOf(ctx);
   const { db } = ctx.database;
   const version = Number(
@@ -210,7 +219,7 @@ function catalogueKeeper(list: 'services' | 'teams' | 'users' | null, visibility
 
 /** The caller's viewer once their workspace's kept answers are brought up to its catalogue version. */
 async function syncedViewer(ctx: ServerContext, caller: Caller): Promise<Viewer> {
-  await syncCatalogue(ctx, caller.workspace.id);
+  await followCatalogueChanges(ctx, caller.workspace.id);
   // After the sync: it forgot the viewers whose memberships changed.
   return viewerOf(ctx, caller, true);
 }

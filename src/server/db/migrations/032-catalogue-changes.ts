@@ -34,6 +34,10 @@ export interface ChangedTable {
    * (`text:{list}:{search_text}`), so that only the searches of a term either contains are dropped (migration 033).
    */
   texts?: { list: string; columns: readonly string[] };
+  /** The writes that log (default all three): a table whose inserts change no answer leaves them out. */
+  events?: readonly ('insert' | 'delete' | 'update')[];
+  /** The column holding the row's workspace (default `workspace_id`; the workspaces table's own `id`). */
+  workspaceColumn?: string;
 }
 
 /** Migration 021's columns of each table, and what 029 watches of managed entities. */
@@ -86,6 +90,8 @@ function updateScopes({ rows, moves, texts }: ChangedTable, isDistinct: string):
   return scopes;
 }
 
+const ALL_EVENTS = ['insert', 'delete', 'update'] as const;
+
 const scopeRows = (scopes: string[]) => scopes.map((s) => `select ${s} as scope`).join(' union all ');
 
 export function catalogueChangesMigration(engine: Engine) {
@@ -115,24 +121,31 @@ export async function catalogueTriggers(db: Kysely<unknown>, engine: Engine, tab
 
 /** SQLite: the triggers of migrations 021 and 029 again, each writing its changes after its bump. */
 async function sqliteTriggers(db: Kysely<unknown>, tables: readonly ChangedTable[]): Promise<void> {
-  const bumpAndLog = (row: string, scopes: string[]) => `
-    insert into catalogue_versions (workspace_id, version) values (${row}.workspace_id, 1)
-      on conflict (workspace_id) do update set version = version + 1;
-    insert into catalogue_changes (workspace_id, version, scope)
-      select v.workspace_id, v.version, s.scope from catalogue_versions v, (${scopeRows(scopes)}) s
-      where v.workspace_id = ${row}.workspace_id and s.scope is not null;
-    delete from catalogue_changes where workspace_id = ${row}.workspace_id
-      and version <= (select version from catalogue_versions where workspace_id = ${row}.workspace_id) - ${KEPT_VERSIONS};`;
   for (const spec of tables) {
     const { table, rows, updates } = spec;
-    for (const event of ['insert', 'delete', 'update']) {
+    const events = spec.events ?? ALL_EVENTS;
+    const bumpAndLog = (row: string, scopes: string[]) => {
+      const workspace = `${row}.${spec.workspaceColumn ?? 'workspace_id'}`;
+      return `
+        insert into catalogue_versions (workspace_id, version) values (${workspace}, 1)
+          on conflict (workspace_id) do update set version = version + 1;
+        insert into catalogue_changes (workspace_id, version, scope)
+          select v.workspace_id, v.version, s.scope from catalogue_versions v, (${scopeRows(scopes)}) s
+          where v.workspace_id = ${workspace} and s.scope is not null;
+        delete from catalogue_changes where workspace_id = ${workspace}
+          and version <= (select version from catalogue_versions where workspace_id = ${workspace}) - ${KEPT_VERSIONS};`;
+    };
+    for (const event of ALL_EVENTS) {
       await sql`drop trigger if exists ${sql.id(`${table}_catalogue_${event}`)}`.execute(db);
     }
     const t = sql.table(table);
-    await sql`create trigger ${sql.id(`${table}_catalogue_insert`)} after insert on ${t}
-      begin ${sql.raw(bumpAndLog('new', rows('new')))} end`.execute(db);
-    await sql`create trigger ${sql.id(`${table}_catalogue_delete`)} after delete on ${t}
-      begin ${sql.raw(bumpAndLog('old', rows('old')))} end`.execute(db);
+    if (events.includes('insert'))
+      await sql`create trigger ${sql.id(`${table}_catalogue_insert`)} after insert on ${t}
+        begin ${sql.raw(bumpAndLog('new', rows('new')))} end`.execute(db);
+    if (events.includes('delete'))
+      await sql`create trigger ${sql.id(`${table}_catalogue_delete`)} after delete on ${t}
+        begin ${sql.raw(bumpAndLog('old', rows('old')))} end`.execute(db);
+    if (!events.includes('update')) continue;
     const changed = updates.map((c) => `old.${c} is not new.${c}`).join(' or ');
     await sql`create trigger ${sql.id(`${table}_catalogue_update`)}
       after update of ${sql.join(updates.map((c) => sql.id(c)))} on ${t}
@@ -149,6 +162,8 @@ async function sqliteTriggers(db: Kysely<unknown>, tables: readonly ChangedTable
 async function postgresTriggers(db: Kysely<unknown>, tables: readonly ChangedTable[]): Promise<void> {
   for (const spec of tables) {
     const { table, rows, updates } = spec;
+    const events = spec.events ?? ALL_EVENTS;
+    const ws = sql.raw(spec.workspaceColumn ?? 'workspace_id');
     for (const name of ['write', 'insert', 'delete', 'update']) {
       await sql`drop trigger if exists ${sql.id(`${table}_catalogue_${name}`)} on ${sql.table(table)}`.execute(db);
     }
@@ -156,6 +171,7 @@ async function postgresTriggers(db: Kysely<unknown>, tables: readonly ChangedTab
       ['insert', 'new'],
       ['delete', 'old'],
     ] as const) {
+      if (!events.includes(event)) continue;
       const fn = `${table}_catalogue_${event}_rows`;
       await sql`create or replace function ${sql.id(fn)}() returns trigger language plpgsql as $$
         declare
@@ -163,19 +179,19 @@ async function postgresTriggers(db: Kysely<unknown>, tables: readonly ChangedTab
         begin
           with bumped as (
             insert into catalogue_versions (workspace_id, version)
-              select distinct workspace_id, 1 from ${sql.raw(`${transition}_rows`)}
+              select distinct ${ws}, 1 from ${sql.raw(`${transition}_rows`)}
               on conflict (workspace_id) do update set version = catalogue_versions.version + 1
               returning workspace_id, version
           )
           insert into catalogue_changes (workspace_id, version, scope)
             select distinct b.workspace_id, b.version, s.scope
-            from ${sql.raw(`${transition}_rows`)} r join bumped b on b.workspace_id = r.workspace_id
+            from ${sql.raw(`${transition}_rows`)} r join bumped b on b.workspace_id = r.${ws}
             cross join lateral (${sql.raw(scopeRows(rows('r')))}) s
             where s.scope is not null;
           -- One delete per workspace with its bound as a value, which the index serves: a join with the bound
           -- read per row scanned the whole log for each statement (100,000 services seeded in 430 s).
           for w in select v.workspace_id, v.version from catalogue_versions v
-              where v.workspace_id in (select distinct workspace_id from ${sql.raw(`${transition}_rows`)}) loop
+              where v.workspace_id in (select distinct ${ws} from ${sql.raw(`${transition}_rows`)}) loop
             delete from catalogue_changes where workspace_id = w.workspace_id
               and version <= w.version - ${sql.raw(String(KEPT_VERSIONS))};
           end loop;
@@ -185,18 +201,19 @@ async function postgresTriggers(db: Kysely<unknown>, tables: readonly ChangedTab
         referencing ${sql.raw(transition)} table as ${sql.raw(`${transition}_rows`)}
         for each statement execute function ${sql.id(fn)}()`.execute(db);
     }
+    if (!events.includes('update')) continue;
     const fn = `${table}_catalogue_update_row`;
     await sql`create or replace function ${sql.id(fn)}() returns trigger language plpgsql as $$
       declare
         bumped bigint;
       begin
-        insert into catalogue_versions (workspace_id, version) values (new.workspace_id, 1)
+        insert into catalogue_versions (workspace_id, version) values (new.${ws}, 1)
           on conflict (workspace_id) do update set version = catalogue_versions.version + 1
           returning version into bumped;
         insert into catalogue_changes (workspace_id, version, scope)
-          select new.workspace_id, bumped, s.scope from (${sql.raw(scopeRows(updateScopes(spec, 'is distinct from')))}) s
+          select new.${ws}, bumped, s.scope from (${sql.raw(scopeRows(updateScopes(spec, 'is distinct from')))}) s
           where s.scope is not null;
-        delete from catalogue_changes where workspace_id = new.workspace_id
+        delete from catalogue_changes where workspace_id = new.${ws}
           and version <= bumped - ${sql.raw(String(KEPT_VERSIONS))};
         return null;
       end $$`.execute(db);

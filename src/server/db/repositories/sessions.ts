@@ -43,8 +43,9 @@ export function findLiveSessionUser(db: Db, workspaceId: string, sessionId: stri
 export async function findLiveCaller(db: Db, sessionId: string, domain: string, now: string) {
   const [row] = await liveCaller(db, { sessionId, domain, now });
   if (!row) return undefined;
-  const { row: user, workspace } = splitJoinedWorkspace(row);
-  return { user: user as UserRow, workspace };
+  const { session_expires_at: expiresAt, ...joined } = row;
+  const { row: user, workspace } = splitJoinedWorkspace(joined);
+  return { caller: { user: user as UserRow, workspace }, expiresAt };
 }
 
 const liveCaller = precompile<{ sessionId: string; domain: string; now: string }, LiveCallerRow>((db, param) =>
@@ -54,13 +55,14 @@ const liveCaller = precompile<{ sessionId: string; domain: string; now: string }
     .innerJoin('workspaces', 'workspaces.id', 'sessions.workspace_id')
     .selectAll('users')
     .select(JOINED_WORKSPACE_COLUMNS)
+    .select('sessions.expires_at as session_expires_at')
     .where('sessions.id', '=', param('sessionId'))
     .where('workspaces.domain', '=', param('domain'))
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', param('now')),
 );
 
-type LiveCallerRow = UserRow & JoinedWorkspace;
+type LiveCallerRow = UserRow & JoinedWorkspace & { session_expires_at: string };
 
 export async function revokeSession(db: Db, id: string, now: string): Promise<void> {
   await db

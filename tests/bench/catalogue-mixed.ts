@@ -157,6 +157,17 @@ interface Measure {
   p50: number;
   p99: number;
   errors: number;
+  /** Latency (ms) at each percentile autocannon reports, and how many latencies it counted. */
+  percentiles: { at: number; ms: number }[];
+  count: number;
+}
+
+/** autocannon's percentile keys (`p97_5`) as numbers. */
+function percentilesOf(latency: Record<string, number>): { at: number; ms: number }[] {
+  return Object.entries(latency)
+    .filter(([key]) => /^p\d+(_\d+)?$/.test(key))
+    .map(([key, ms]) => ({ at: Number(key.slice(1).replace('_', '.')), ms }))
+    .sort((a, b) => a.at - b.at);
 }
 
 async function load(port: number, host: string, row: string, seconds: number): Promise<Measure> {
@@ -173,6 +184,8 @@ async function load(port: number, host: string, row: string, seconds: number): P
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors,
+    percentiles: percentilesOf(result.latency as unknown as Record<string, number>),
+    count: (result.latency as unknown as { totalCount: number }).totalCount,
   };
 }
 
@@ -222,14 +235,27 @@ function startWrites(ctx: ServerContext, workspaceId: string, services: readonly
  */
 const SLICES = 3;
 
-/** The turns of one side as one measure: their mean rate and p50, and the worst of their p99s. */
+/**
+ * The turns of one side as one measure: their mean rate, and the latency that `share` of all their requests took
+ * longer than, from each turn's percentiles (read as steps, so it errs long: a turn counts as over a latency all
+ * that its table does not show under it).
+ */
 function together(turns: readonly Measure[]): Measure {
-  const mean = (of: (m: Measure) => number) => turns.reduce((sum, m) => sum + of(m), 0) / turns.length;
+  const count = turns.reduce((sum, m) => sum + m.count, 0);
+  const over = (ms: number) =>
+    turns.reduce((sum, m) => {
+      const under = m.percentiles.filter((p) => p.ms <= ms).at(-1)?.at ?? 0;
+      return sum + (m.count * (100 - under)) / 100;
+    }, 0) / Math.max(1, count);
+  const latencies = [...new Set(turns.flatMap((m) => m.percentiles.map((p) => p.ms)))].sort((a, b) => a - b);
+  const percentile = (share: number) => latencies.find((ms) => over(ms) <= share) ?? Math.max(...latencies);
   return {
-    rps: mean((m) => m.rps),
-    p50: Math.round(mean((m) => m.p50)),
-    p99: Math.max(...turns.map((m) => m.p99)),
+    rps: turns.reduce((sum, m) => sum + m.rps, 0) / turns.length,
+    p50: percentile(0.5),
+    p99: percentile(0.01),
     errors: turns.reduce((sum, m) => sum + m.errors, 0),
+    percentiles: [],
+    count,
   };
 }
 

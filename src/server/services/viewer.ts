@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.js';
 import { keepRecent, perContext } from '../per-context.js';
 import { teamRolesOfUser } from '../db/repositories/teams.js';
 import type { ServiceScope } from '../db/repositories/services.js';
-import type { Caller } from './auth.js';
+import type { CachedCaller as Caller } from './caller-cache.js';
 
 interface Entry {
   teams: ReadonlyMap<string, TeamRole>;

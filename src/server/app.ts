@@ -18,6 +18,7 @@ import {
 import type { RouteScope } from '../domain/scopes.js';
 import type { ServerContext } from './context.js';
 import { errorHandler } from './errors.js';
+import { serverWithFrontDoor, type FrontDoor } from './front-door.js';
 import { keyRateLimits } from './rate-limits.js';
 import { assetRoutes } from './routes/assets.js';
 import { autocompleteRoutes } from './routes/autocomplete.js';
@@ -29,7 +30,7 @@ import { inviteRoutes } from './routes/invites.js';
 import { muteRoutes } from './routes/mutes.js';
 import { passwordRoutes } from './routes/passwords.js';
 import { registrationRoutes } from './routes/registration.js';
-import { registerStatusDocuments, statusPageRoutes } from './routes/status-pages.js';
+import { registerStatusDocuments, statusFrontDoor, statusPageRoutes } from './routes/status-pages.js';
 import { registerWebApp } from './routes/web.js';
 import { runnerRoutes } from './routes/runners.js';
 import { dependencyRoutes } from './routes/dependencies.js';
@@ -97,7 +98,10 @@ function isApiPath(url: string): boolean {
 
 /** Builds the Fastify app around a server context; the server and the tests both use this. */
 export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
+  // Set once the routes the door stands for exist; unset while shutting down (front-door.ts).
+  let door: FrontDoor | null = null;
   const app = Fastify({
+    serverFactory: (handler, options) => serverWithFrontDoor(handler, options, () => door),
     loggerInstance: ctx.logger as FastifyBaseLogger,
     trustProxy: trustedProxies(ctx.config.trustProxy),
     // Requests in flight finish on close; new ones get 503 while the server shuts down.
@@ -129,9 +133,11 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   let closing = false;
   app.decorate('drain', () => {
     closing = true;
+    door = null;
   });
   app.addHook('preClose', async () => {
     closing = true;
+    door = null;
   });
   // Callback hooks, not async ones: they run on every request, and a promise each is a visible share of a cheap read.
   app.addHook('onRequest', (_request, reply, done) => {
@@ -174,6 +180,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     },
   });
   const apiHeaders = apiSecurityHeaders(https);
+  door = statusFrontDoor(ctx, { page: securityHeaders, api: apiHeaders });
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(isApiPath(request.url) ? apiHeaders : securityHeaders);
     done();

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -267,6 +268,40 @@ function together(turns: readonly Measure[]): Measure {
   };
 }
 
+/**
+ * What held the server's thread while `work` ran: the event loop's delay (p99 and max, ms) and the collector's
+ * pauses (their sum and the longest, ms). A p99 well over the mean wait is a thread held, and this says by what.
+ */
+async function watchLoop<T>(work: () => Promise<T>): Promise<{ value: T; loop: LoopWatch }> {
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  const pauses: number[] = [];
+  const gc = new PerformanceObserver((list) => pauses.push(...list.getEntries().map((entry) => entry.duration)));
+  delay.enable();
+  gc.observe({ entryTypes: ['gc'] });
+  try {
+    const value = await work();
+    return {
+      value,
+      loop: {
+        delayP99: delay.percentile(99) / 1e6,
+        delayMax: delay.max / 1e6,
+        gcTotal: pauses.reduce((sum, ms) => sum + ms, 0),
+        gcMax: Math.max(0, ...pauses),
+      },
+    };
+  } finally {
+    delay.disable();
+    gc.disconnect();
+  }
+}
+
+interface LoopWatch {
+  delayP99: number;
+  delayMax: number;
+  gcTotal: number;
+  gcMax: number;
+}
+
 /** `measure` while the workspace takes its health transitions and edits; with how many were written meanwhile. */
 async function withWrites<T>(
   ctx: ServerContext,
@@ -346,16 +381,19 @@ async function benchEngine(engine: TestEngine, file: string): Promise<Row[]> {
       kept.hits = 0;
       kept.made = 0;
       const slices = CPU_PROFILE ? 1 : SLICES;
-      const turns: { beacon: Measure; bare: Measure }[] = [];
+      const turns: { beacon: Measure; bare: Measure; loop: LoopWatch }[] = [];
       let written = 0;
       for (let turn = 0; turn < slices; turn++) {
         const measured = await withWrites(ctx, workspaceId, services, () =>
-          profiled(`${row.name} (${engine})`, () => load(port, host, row.name, DURATION / slices), {
-            enabled: CPU_PROFILE,
-          }),
+          watchLoop(() =>
+            profiled(`${row.name} (${engine})`, () => load(port, host, row.name, DURATION / slices), {
+              enabled: CPU_PROFILE,
+            }),
+          ),
         );
         written += measured.written;
-        turns.push({ beacon: measured.value, bare: await load(barePort, host, row.name, DURATION / slices) });
+        const { value: beacon, loop } = measured.value;
+        turns.push({ beacon, bare: await load(barePort, host, row.name, DURATION / slices), loop });
       }
       const hitRate = kept.hits / Math.max(1, kept.hits + kept.made);
       const beacon = together(turns.map((t) => t.beacon));
@@ -364,7 +402,9 @@ async function benchEngine(engine: TestEngine, file: string): Promise<Row[]> {
         `  ${row.name}: beacon ${beacon.rps.toFixed(0)} req/s p99 ${beacon.p99} ms, bare ${plain.rps.toFixed(0)} ` +
           `req/s (by turn: ${turns.map((t) => `${t.beacon.rps.toFixed(0)}/${t.bare.rps.toFixed(0)}`).join(', ')}); ` +
           `kept answers ${(hitRate * 100).toFixed(0)} %; ${written} writes; ` +
-          `${kept.cache.count} answers held in ${(kept.cache.size / 2 ** 20).toFixed(1)} MiB` +
+          `${kept.cache.count} answers held in ${(kept.cache.size / 2 ** 20).toFixed(1)} MiB; loop delay p99/max ` +
+          `${turns.map((t) => `${t.loop.delayP99.toFixed(0)}/${t.loop.delayMax.toFixed(0)}`).join(', ')} ms, GC ` +
+          `${turns.map((t) => `${t.loop.gcTotal.toFixed(0)}/${t.loop.gcMax.toFixed(0)}`).join(', ')} ms (sum/max)` +
           (beacon.errors ? `; WARNING ${beacon.errors} errors or non-2xx` : ''),
       );
       results.push({ engine, name: row.name, targetRatio: row.targetRatio, beacon, bare: plain, hitRate });

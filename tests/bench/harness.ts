@@ -25,6 +25,7 @@ import { loadConfig } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { createBetaKey } from '../../src/server/services/registration.js';
 import { freshDatabase, TEST_POSTGRES_URL, type TestEngine } from '../support/database.js';
+import { USE_WRK, wrk } from './wrk.js';
 
 export const DURATION = positiveNumber(process.env.BENCH_DURATION, 10, 'BENCH_DURATION');
 export const WARMUP_SECONDS = 2;
@@ -261,6 +262,11 @@ async function load(
   seconds: number,
   label: string,
 ): Promise<Measure> {
+  if (USE_WRK) {
+    const result = await wrk(`http://127.0.0.1:${port}${path}`, { headers, connections: CONNECTIONS, seconds });
+    if (result.errors !== 0) console.warn(`  WARNING ${label}: ${result.errorLines}; figures are not meaningful`);
+    return result;
+  }
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${path}`,
     headers,
@@ -498,7 +504,8 @@ export function printAligned(header: string[], lines: string[][]): void {
 export async function runBench(title: string, seed: Seeder, after?: AfterLoad): Promise<void> {
   const engines = enginesToRun();
   console.log(
-    `${title}: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${DURATION} s per run; ` +
+    `${title}: ${CONNECTIONS} connections from ${USE_WRK ? 'wrk' : 'autocannon'}, ${WARMUP_SECONDS} s warm-up + ` +
+      `${DURATION} s per run; ` +
       `node ${process.version}, ${os.cpus().length} CPUs; engines: ${engines.join(', ')}` +
       (engines.includes('postgres') ? ` (${TEST_POSTGRES_URL.replace(/\/\/[^@]*@/, '//')})` : ''),
   );

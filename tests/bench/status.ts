@@ -11,7 +11,15 @@ import { setServiceHealth } from '../../src/server/services/check-health.js';
 import { SHARED_RUNNER_AGENT } from '../../src/server/services/agents.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { random } from '../support/random.js';
-import { capture, DOMAIN, insertInBatches, positiveNumber, runBench, seedTeamAndServices } from './harness.js';
+import {
+  capture,
+  DOMAIN,
+  type Endpoint,
+  insertInBatches,
+  positiveNumber,
+  runBench,
+  seedTeamAndServices,
+} from './harness.js';
 
 const COMPONENTS = positiveNumber(process.env.BENCH_COMPONENTS, 500, 'BENCH_COMPONENTS');
 const DAY_MS = 86_400_000;
@@ -96,14 +104,17 @@ await runBench(
       void changeOne(ctx, workspaceId, tick >> 1, tick % 2 ? 'warning' : 'good').catch(() => {});
     }, 1000);
     changer.unref();
-    return [
+    const endpoints: Endpoint[] = [
       {
         name: 'status page html (br)',
         path: '/status/public',
         headers: { 'accept-encoding': 'gzip, deflate, br, zstd', accept: 'text/html' },
       },
       { name: 'summary.json', path: '/api/status/public/summary.json' },
+      // As most tools' HTTP clients ask for it (Go's, Python's requests, Node's fetch).
+      { name: 'summary.json (gzip)', path: '/api/status/public/summary.json', headers: { 'accept-encoding': 'gzip' } },
     ];
+    return endpoints;
   },
   async (engine, origin) => {
     clearInterval(changer);

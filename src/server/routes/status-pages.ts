@@ -1,9 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { statusPageOperations, statusReadOperations } from '../../contract/operations/status-pages.js';
 import { COMPONENT_STATUS_LABELS, recentUptime } from '../../domain/status-pages.js';
+import type { Answer } from '../answer-cache.js';
+import { workspaceLabelOf } from '../config.js';
 import type { ServerContext } from '../context.js';
+import { perContext } from '../per-context.js';
+import type { FrontAnswer, FrontDoor } from '../front-door.js';
 import { HttpError, notFound } from '../errors.js';
 import { acceptFormBodies } from '../http.js';
 import { JSON_TYPE, routes, serialized } from '../operations.js';
@@ -15,7 +20,7 @@ import {
   subscribe,
   unsubscribe,
 } from '../services/status-subscriptions.js';
-import { acceptsEncoding, sendAnswer } from './web.js';
+import { acceptsEncoding, codingOf, sendAnswer } from './web.js';
 import {
   createStatusPage,
   deleteStatusPage,
@@ -25,6 +30,7 @@ import {
 } from '../services/status-pages.js';
 import {
   componentOf,
+  heldStatusAnswer,
   keptStatusAnswer,
   pageOfCustomDomain,
   statusHistory,
@@ -83,7 +89,7 @@ export function statusPageRoutes(ctx: ServerContext) {
         const answer = await keptStatusAnswer(ctx, target, 'summary.json', async () =>
           serialized(reply, summaryOf(await statusView(ctx, target), target)),
         );
-        void reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*');
+        void reply.headers(SUMMARY_HEADERS);
         return sendAnswer(reply, answer, JSON_TYPE);
       },
       statusView: async ({ request, params, reply }) => {
@@ -190,23 +196,129 @@ function messagePage(target: StatusTarget, heading: string, message: string): st
  * hash where the document is made once for every visitor), nothing else.
  */
 function pageSecurity(reply: FastifyReply, script: { nonce: string } | { source: string }): void {
+  void reply.header('content-security-policy', contentSecurityPolicy(script));
+}
+
+function contentSecurityPolicy(script: { nonce: string } | { source: string }): string {
   const allowed =
     'nonce' in script
       ? `'nonce-${script.nonce}'`
       : `'sha256-${createHash('sha256').update(script.source).digest('base64')}'`;
-  void reply.header(
-    'content-security-policy',
-    [
-      "default-src 'none'",
-      "style-src 'unsafe-inline'",
-      `script-src ${allowed}`,
-      "img-src 'self' https: data:",
-      "connect-src 'self'",
-      "form-action 'self'",
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-    ].join('; '),
-  );
+  return [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    `script-src ${allowed}`,
+    "img-src 'self' https: data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The page's own URLs below its base: what its live script and forms call. */
+function pageUrls(target: StatusTarget) {
+  return {
+    basePath: target.basePath,
+    liveUrl: `${target.basePath}/events`,
+    subscribeUrl: `/api/status/${target.page.handle}/subscriptions`,
+  };
+}
+
+/**
+ * The page's headers that follow from what it shows, made once per target (a target is kept per versions of its
+ * page): its ETag, which its versions name, and its policy, which allows its one inline script by hash.
+ */
+const pageHeadersOf = new WeakMap<StatusTarget, { etag: string; policy: string }>();
+function pageHeaders(target: StatusTarget) {
+  let headers = pageHeadersOf.get(target);
+  if (!headers) {
+    headers = {
+      etag: `W/"${createHash('sha1').update(target.versions).digest('base64url')}"`,
+      policy: contentSecurityPolicy({ source: liveScriptSource(pageUrls(target).liveUrl) }),
+    };
+    pageHeadersOf.set(target, headers);
+  }
+  return headers;
+}
+
+const PAGE_VARY = 'cookie, accept-encoding';
+const SUMMARY_HEADERS = { 'cache-control': 'no-cache', 'access-control-allow-origin': '*' } as const;
+/** What the front door serves: a page at `/status/{page}`, and its summary (the handles the contract allows). */
+const FRONT_PAGE = /^\/status\/([a-z0-9][a-z0-9-]{0,63})$/;
+const FRONT_SUMMARY = /^\/api\/status\/([a-z0-9][a-z0-9-]{0,63})\/summary\.json$/;
+
+/**
+ * The status page and its summary.json at the front door (front-door.ts): on a workspace's host, for a public
+ * page, once the answer at the page's current versions is kept, with the headers its route gives (`base` is what
+ * the app's hook adds to every page or API answer). A request the door does not serve goes to the routes below.
+ */
+export function statusFrontDoor(
+  ctx: ServerContext,
+  base: { page: Readonly<Record<string, string>>; api: Readonly<Record<string, string>> },
+): FrontDoor {
+  return (request) => {
+    const url = request.url ?? '';
+    const page = FRONT_PAGE.exec(url);
+    const summary = page ? null : FRONT_SUMMARY.exec(url);
+    const handle = page?.[1] ?? summary?.[1];
+    // A custom domain's host answers its page at its own paths (the onRequest hook below).
+    if (!handle || !workspaceLabelOf(request.headers.host, ctx.config.baseDomain)) return null;
+    return frontAnswer(ctx, base, request, page !== null, handle).then((answer) => {
+      if (answer) frontDoorServed(ctx).count++;
+      return answer;
+    });
+  };
+}
+
+type BaseHeaders = Parameters<typeof statusFrontDoor>[1];
+
+/** The page (or its summary) for a request at the door: null when the door does not serve it (statusFrontDoor). */
+async function frontAnswer(
+  ctx: ServerContext,
+  base: BaseHeaders,
+  request: IncomingMessage,
+  page: boolean,
+  handle: string,
+): Promise<FrontAnswer | null> {
+  const target = await statusTargetOf(ctx, request, handle);
+  if (target.page.access !== 'public') return null;
+  const accepted = request.headers['accept-encoding'];
+  if (page) {
+    const { etag, policy } = pageHeaders(target);
+    const headers = { ...base.page, etag, 'cache-control': 'no-cache' };
+    if (request.headers['if-none-match'] === etag) return { status: 304, headers, body: null };
+    const answer = await heldStatusAnswer(ctx, target, 'page.html');
+    if (!answer) return null;
+    return answered(answer, accepted, {
+      ...headers,
+      'content-security-policy': policy,
+      vary: PAGE_VARY,
+      'content-type': HTML_TYPE,
+    });
+  }
+  const answer = await heldStatusAnswer(ctx, target, 'summary.json');
+  if (!answer) return null;
+  return answered(answer, accepted, {
+    ...base.api,
+    ...SUMMARY_HEADERS,
+    vary: 'accept-encoding',
+    'content-type': JSON_TYPE,
+  });
+}
+
+/** How many answers the front door gave in this process (the tests tell the door's answers from the routes'). */
+export const frontDoorServed = perContext(() => ({ count: 0 }));
+
+/** A kept answer at the door, in the coding the request accepts (as sendAnswer gives it). */
+async function answered(
+  answer: Answer,
+  accepted: string | undefined,
+  headers: Record<string, string>,
+): Promise<FrontAnswer> {
+  const coding = codingOf(answer, accepted);
+  if (coding === null) return { status: 200, headers, body: answer.body };
+  return { status: 200, headers: { ...headers, 'content-encoding': coding }, body: await answer.encoded(coding) };
 }
 
 /** An HTML document, compressed when the browser takes it (a page of bars is mostly repeated markup). */
@@ -295,21 +407,17 @@ async function serveStatusPath(
     statusWatchOf(ctx).open(target.workspace.id, reply.raw);
     return reply;
   }
-  const options = {
-    basePath: target.basePath,
-    liveUrl: `${target.basePath}/events`,
-    subscribeUrl: `/api/status/${target.page.handle}/subscriptions`,
-  };
+  const options = pageUrls(target);
   if (path === '') {
     // The page is made once per change of what it shows, for every visitor: its versions name its content.
-    const etag = `W/"${createHash('sha1').update(target.versions).digest('base64url')}"`;
+    const { etag, policy } = pageHeaders(target);
     void reply.header('etag', etag).header('cache-control', 'no-cache');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     const answer = await keptStatusAnswer(ctx, target, 'page.html', async () =>
       renderStatusPage(await statusView(ctx, target), options),
     );
-    pageSecurity(reply, { source: liveScriptSource(options.liveUrl) });
-    return sendAnswer(reply, answer, HTML_TYPE, 'cookie, accept-encoding');
+    void reply.header('content-security-policy', policy);
+    return sendAnswer(reply, answer, HTML_TYPE, PAGE_VARY);
   }
   const view = await statusView(ctx, target);
   const notice = path.match(/^\/incidents\/([A-Za-z0-9-]{1,64})$/);

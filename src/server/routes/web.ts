@@ -24,6 +24,12 @@ export function acceptsEncoding(header: string | undefined, coding: string): boo
   });
 }
 
+/** The coding a kept answer goes in for a request's Accept-Encoding: brotli, then gzip, else none. */
+export function codingOf(answer: Answer, accepted: string | undefined): 'br' | 'gzip' | null {
+  if (!answer.compressible) return null;
+  return acceptsEncoding(accepted, 'br') ? 'br' : acceptsEncoding(accepted, 'gzip') ? 'gzip' : null;
+}
+
 /**
  * A kept answer as it is (made once; nothing to serialise), compressed when the client accepts it: its compressed
  * twin is made once too, off the event loop.
@@ -34,15 +40,8 @@ export async function sendAnswer(
   type: string,
   vary = 'accept-encoding',
 ): Promise<FastifyReply> {
-  const accepted = reply.request.headers['accept-encoding'];
   void reply.header('vary', vary).type(type);
-  const coding = !answer.compressible
-    ? null
-    : acceptsEncoding(accepted, 'br')
-      ? 'br'
-      : acceptsEncoding(accepted, 'gzip')
-        ? 'gzip'
-        : null;
+  const coding = codingOf(answer, reply.request.headers['accept-encoding']);
   if (coding === null) return reply.send(answer.body);
   return reply.header('content-encoding', coding).send(await answer.encoded(coding));
 }

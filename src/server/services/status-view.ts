@@ -5,7 +5,7 @@
  * 025) with the documents made of it, never kept by a timer.
  */
 import type { FastifyRequest } from 'fastify';
-import { Answer, FreshReads } from '../answer-cache.js';
+import { Answer, FreshReads, TurnReads } from '../answer-cache.js';
 import { sideReaderOf } from '../db/connect.js';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
@@ -52,12 +52,15 @@ export interface StatusTarget {
   versions: string;
 }
 
-function hostOf(request: FastifyRequest): string {
+/** What the page lookup reads of a request: its Host header (a raw request has it as Fastify's does). */
+export type HostRequest = Pick<FastifyRequest, 'headers'>;
+
+function hostOf(request: HostRequest): string {
   return (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
 }
 
 /** The page a custom domain serves, if the request's host is one. */
-export async function pageOfCustomDomain(ctx: ServerContext, request: FastifyRequest): Promise<StatusTarget | null> {
+export async function pageOfCustomDomain(ctx: ServerContext, request: HostRequest): Promise<StatusTarget | null> {
   const host = hostOf(request);
   if (!host || host === ctx.config.baseDomain.toLowerCase()) return null;
   if (workspaceLabelOf(request.headers.host, ctx.config.baseDomain)) return null;
@@ -68,11 +71,7 @@ export async function pageOfCustomDomain(ctx: ServerContext, request: FastifyReq
  * The page `handle` names on this host: of the workspace whose host it is, or the custom domain's own page. A
  * page of another workspace is never reachable through this host (404, as for no page at all).
  */
-export async function statusTargetOf(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  handle: string,
-): Promise<StatusTarget> {
+export async function statusTargetOf(ctx: ServerContext, request: HostRequest, handle: string): Promise<StatusTarget> {
   const custom = await pageOfCustomDomain(ctx, request);
   if (custom) {
     if (custom.page.handle !== handle) throw notFound(STATUS_PAGE_NOT_FOUND);
@@ -92,8 +91,10 @@ const KNOWN_PAGES = 10_000;
 
 const knownPages = perContext(() => ({
   pages: new Map<string, StatusPageProbe>(),
-  // Where the reads are not synchronous (PostgreSQL), requests that come in while one runs share the next.
+  // Where the reads are not synchronous (PostgreSQL), requests that come in while one runs share the next; where
+  // they are (SQLite), the requests of a turn of the event loop share one made at its end.
   workspaces: new FreshReads<WorkspaceProbe | undefined>(),
+  turns: new TurnReads<WorkspaceProbe | undefined>(),
 }));
 
 /**
@@ -107,12 +108,12 @@ async function probeOf(
   values: readonly string[],
 ): Promise<StatusPageProbe | undefined> {
   const { db } = ctx.database;
-  const { pages, workspaces } = knownPages(ctx);
+  const { pages, workspaces, turns } = knownPages(ctx);
   const key = `${by}\u0000${values.join('\u0000')}`;
   const known = pages.get(key);
   if (known) {
     const read = () => probeWorkspace(db, known.workspace_id);
-    const workspace = sideReaderOf(db) ? await read() : await workspaces.read(known.workspace_id, read);
+    const workspace = await (sideReaderOf(db) ? turns : workspaces).read(known.workspace_id, read);
     if (workspace && workspace.versions === known.versions && workspace.workspace_domain === known.workspace_domain) {
       return { ...known, workspace_status: workspace.workspace_status };
     }
@@ -194,6 +195,11 @@ async function loadTarget(
 function keptOf(ctx: ServerContext, target: StatusTarget): KeptPage | undefined {
   const held = keptPages(ctx).get(keyOf(target.page.id, target.basePath));
   return held?.versions === target.versions ? held : undefined;
+}
+
+/** The answer `name` of the page as `target` shows it, if it has been made (the front door serves only those). */
+export function heldStatusAnswer(ctx: ServerContext, target: StatusTarget, name: string): Promise<Answer> | undefined {
+  return keptOf(ctx, target)?.answers.get(name);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { Answer } from '../../../src/server/answer-cache.js';
+import { Answer, TurnReads } from '../../../src/server/answer-cache.js';
 import { random } from '../../support/random.js';
 
 /** Text that compresses as a page of bars does: repeated markup with varying words in it. */
@@ -57,5 +57,51 @@ describe('Answer', () => {
     // Asked for again once it has lived on: the small twin is made, and given from then on.
     await vi.waitFor(async () => expect((await answer.encoded('br')).length).toBeLessThan(quick.length));
     expect(grown).toHaveLength(1);
+  });
+});
+
+describe('TurnReads', () => {
+  const turnEnds = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('makes one read at the turn’s end for every request of the turn, after each of them asked', async () => {
+    const reads = new TurnReads<number>();
+    let value = 1;
+    let made = 0;
+    const read = () => {
+      made++;
+      return value;
+    };
+    const first = reads.read('ws', read);
+    // A change after the first request asked, in the same turn: the shared read comes after it too.
+    value = 2;
+    const second = reads.read('ws', read);
+    expect(made).toBe(0);
+    expect(await Promise.all([first, second])).toEqual([2, 2]);
+    expect(made).toBe(1);
+  });
+
+  it('reads again for a request of a later turn, and apart for each key', async () => {
+    const reads = new TurnReads<string>();
+    let value = 'before';
+    const made: string[] = [];
+    const read = (key: string) => () => {
+      made.push(key);
+      return `${key}:${value}`;
+    };
+    expect(await reads.read('a', read('a'))).toBe('a:before');
+    value = 'after';
+    await turnEnds();
+    expect(await Promise.all([reads.read('a', read('a')), reads.read('b', read('b'))])).toEqual(['a:after', 'b:after']);
+    expect(made).toEqual(['a', 'a', 'b']);
+  });
+
+  it('gives a failed read’s error to each of its requests, and reads afresh after', async () => {
+    const reads = new TurnReads<number>();
+    const failing = () => {
+      throw new Error('database gone');
+    };
+    const asked = [reads.read('ws', failing), reads.read('ws', failing)];
+    for (const request of asked) await expect(request).rejects.toThrow('database gone');
+    expect(await reads.read('ws', () => 3)).toBe(3);
   });
 });

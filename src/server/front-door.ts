@@ -34,7 +34,12 @@ interface ServerSettings {
  */
 export function serverWithFrontDoor(handler: Handler, options: ServerSettings, door: () => FrontDoor | null): Server {
   const server = createServer(options.http ?? {}, (request, response) => {
-    const answering = request.method === 'GET' ? door()?.(request) : null;
+    let answering: ReturnType<FrontDoor> | undefined = null;
+    try {
+      answering = request.method === 'GET' ? door()?.(request) : null;
+    } catch {
+      // As a failure at the door below: the server's listener must not throw.
+    }
     if (!answering) return handler(request, response);
     answering.then(
       (answer) => (answer ? send(response, answer) : handler(request, response)),

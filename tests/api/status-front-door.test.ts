@@ -88,7 +88,7 @@ describe('the front door', () => {
     }
   });
 
-  it('revalidates with the ETag at the door: 304 with the same headers the route gives', async () => {
+  it('revalidates with the ETag at the door: 304 with the page’s ETag and the app’s security headers', async () => {
     const page = await get('/status/public');
     const etag = page.headers.etag as string;
     const door = await getCounted('/status/public', { 'if-none-match': etag });
@@ -98,6 +98,9 @@ describe('the front door', () => {
     expect(door.headers.etag).toBe(etag);
     expect(door.headers['cache-control']).toBe('no-cache');
     expect(door.headers['x-content-type-options']).toBe('nosniff');
+    // As the route gives it: the page's own policy (its script's hash) goes with the page; a 304 has the app's.
+    expect(page.headers['content-security-policy']).toContain('sha256-');
+    expect(door.headers['content-security-policy']).not.toContain('sha256-');
   });
 
   it('gives summary.json as its route does', async () => {

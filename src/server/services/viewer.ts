@@ -21,6 +21,12 @@ const MAX_ENTRIES = 10_000;
 const cacheOf = perContext(() => new Map<string, Entry>());
 
 /**
+ * How many times memberships were forgotten. A read of them that was under way meanwhile may predate the change
+ * that was forgotten: it is given to its request but not kept (else a synced read would trust it for good).
+ */
+const forgetsOf = perContext(() => ({ count: 0 }));
+
+/**
  * Who is looking: the caller's workspace role (fresh from the caller) and their teams. `synced`: the caller's
  * workspace was just brought up to its catalogue version (services/catalogue-cache.ts), which forgets every user
  * whose memberships changed since it last did, whichever process changed them; any teams still held are then
@@ -35,9 +41,11 @@ export async function viewerOf(ctx: ServerContext, caller: Caller, synced = fals
   const cache = cacheOf(ctx);
   const hit = cache.get(user.id);
   if (hit && (synced || hit.until > now)) return { role: user.role, teams: hit.teams };
+  const forgets = forgetsOf(ctx);
+  const began = forgets.count;
   const rows = await teamRolesOfUser(ctx.database.db, workspace.id, user.id);
   const teams = new Map(rows.map((row) => [row.team_id, row.role] as const));
-  if (ttl > 0) {
+  if (ttl > 0 && forgets.count === began) {
     keepRecent(cache, user.id, { teams, until: now + ttl }, MAX_ENTRIES);
   }
   return { role: user.role, teams };
@@ -45,16 +53,19 @@ export async function viewerOf(ctx: ServerContext, caller: Caller, synced = fals
 
 /** After a write that changes `userId`'s memberships. */
 export function forgetViewer(ctx: ServerContext, userId: string): void {
+  forgetsOf(ctx).count++;
   cacheOf(ctx).delete(userId);
 }
 
 /** After changes this process could not follow one by one (services/catalogue-cache.ts): everyone. */
 export function forgetViewers(ctx: ServerContext): void {
+  forgetsOf(ctx).count++;
   cacheOf(ctx).clear();
 }
 
 /** After a team is deleted: everyone who was in it. */
 export function forgetTeamViewers(ctx: ServerContext, teamId: string): void {
+  forgetsOf(ctx).count++;
   const cache = cacheOf(ctx);
   for (const [userId, entry] of cache) if (entry.teams.has(teamId)) cache.delete(userId);
 }

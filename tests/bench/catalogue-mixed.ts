@@ -20,7 +20,6 @@ import { SignJWT } from 'jose';
 import { pino } from 'pino';
 import { buildApp } from '../../src/server/app.js';
 import { closeContext, createContext } from '../../src/server/bootstrap.js';
-import { loadConfig } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { SHARED_RUNNER_AGENT } from '../../src/server/services/agents.js';
 import { setServiceHealth } from '../../src/server/services/check-health.js';
@@ -28,6 +27,7 @@ import { catalogueAnswersOf } from '../../src/server/services/catalogue-cache.js
 import { sha256 } from '../../src/server/services/secrets.js';
 import { freshDatabase, TEST_POSTGRES_URL, type TestEngine } from '../support/database.js';
 import {
+  benchConfig,
   capture,
   CONNECTIONS,
   DOMAIN,
@@ -236,6 +236,9 @@ function startWrites(ctx: ServerContext, workspaceId: string, services: readonly
  */
 const SLICES = 3;
 
+/** Turns a row is measured in: one under a CPU profile (it is taken once, over the whole run). */
+const TURNS = CPU_PROFILE ? 1 : SLICES;
+
 /**
  * Beacon's warm-up before each row: a row's first seconds make afresh what its 2,000 callers' visibilities need
  * (a page of services per set of teams, and their owner-only matches): 2 s left that cold start in the first turn
@@ -258,12 +261,13 @@ function together(turns: readonly Measure[]): Measure {
     }, 0) / Math.max(1, count);
   const latencies = [...new Set(turns.flatMap((m) => m.percentiles.map((p) => p.ms)))].sort((a, b) => a - b);
   const percentile = (share: number) => latencies.find((ms) => over(ms) <= share) ?? Math.max(...latencies);
+  const points = [...new Set(turns.flatMap((m) => m.percentiles.map((p) => p.at)))].sort((a, b) => a - b);
   return {
     rps: turns.reduce((sum, m) => sum + m.rps, 0) / turns.length,
     p50: percentile(0.5),
     p99: percentile(0.01),
     errors: turns.reduce((sum, m) => sum + m.errors, 0),
-    percentiles: [],
+    percentiles: points.map((at) => ({ at, ms: percentile(1 - at / 100) })),
     count,
   };
 }
@@ -329,7 +333,7 @@ interface Row {
 async function benchEngine(engine: TestEngine, file: string): Promise<Row[]> {
   console.log(`\n${engine}: seeding...`);
   const database = await freshDatabase(engine);
-  const config = loadConfig({ ...database.env, PORT: '8080', LOG_LEVEL: 'silent' });
+  const config = benchConfig(database.env);
   const ctx = await createContext(config, pino({ level: 'silent' }));
   const app = await buildApp(ctx);
   const bare = Fastify();
@@ -380,20 +384,19 @@ async function benchEngine(engine: TestEngine, file: string): Promise<Row[]> {
       await load(barePort, host, row.name, WARMUP_SECONDS);
       kept.hits = 0;
       kept.made = 0;
-      const slices = CPU_PROFILE ? 1 : SLICES;
       const turns: { beacon: Measure; bare: Measure; loop: LoopWatch }[] = [];
       let written = 0;
-      for (let turn = 0; turn < slices; turn++) {
+      for (let turn = 0; turn < TURNS; turn++) {
         const measured = await withWrites(ctx, workspaceId, services, () =>
           watchLoop(() =>
-            profiled(`${row.name} (${engine})`, () => load(port, host, row.name, DURATION / slices), {
+            profiled(`${row.name} (${engine})`, () => load(port, host, row.name, DURATION / TURNS), {
               enabled: CPU_PROFILE,
             }),
           ),
         );
         written += measured.written;
         const { value: beacon, loop } = measured.value;
-        turns.push({ beacon, bare: await load(barePort, host, row.name, DURATION / slices), loop });
+        turns.push({ beacon, bare: await load(barePort, host, row.name, DURATION / TURNS), loop });
       }
       const hitRate = kept.hits / Math.max(1, kept.hits + kept.made);
       const beacon = together(turns.map((t) => t.beacon));
@@ -457,7 +460,7 @@ const engines = enginesToRun();
 console.log(
   `Beacon catalogue bench, mixed traffic (${SERVICES} services, ${TEAMS} teams, ${USERS} users with their own ` +
     `tokens; ${TRANSITIONS} health transitions and ${EDITS} edits a second): ${CONNECTIONS} connections, ` +
-    `${ROW_WARMUP_SECONDS} s warm-up (bare ${WARMUP_SECONDS} s) + ${DURATION} s per run in ${SLICES} turns; node ${process.version}, ${os.cpus().length} CPUs; ` +
+    `${ROW_WARMUP_SECONDS} s warm-up (bare ${WARMUP_SECONDS} s) + ${DURATION} s per run in ${TURNS} turns; node ${process.version}, ${os.cpus().length} CPUs; ` +
     `engines: ${engines.join(', ')}` +
     (engines.includes('postgres') ? ` (${TEST_POSTGRES_URL.replace(/\/\/[^@]*@/, '//')})` : ''),
 );

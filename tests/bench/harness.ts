@@ -21,7 +21,7 @@ import { pino } from 'pino';
 import { HEALTHS } from '../../src/domain/catalogue.js';
 import { buildApp } from '../../src/server/app.js';
 import { closeContext, createContext } from '../../src/server/bootstrap.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig, type Config } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { createBetaKey } from '../../src/server/services/registration.js';
 import { freshDatabase, TEST_POSTGRES_URL, type TestEngine } from '../support/database.js';
@@ -76,6 +76,20 @@ export function positiveNumber(value: string | undefined, fallback: number, name
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, got "${value}"`);
   return parsed;
+}
+
+/**
+ * Beacon's configuration for a bench on `database`; BEACON_READ_CACHE_MB=0 measures the catalogue's reads made on
+ * every request instead of kept.
+ */
+export function benchConfig(database: Record<string, string>): Config {
+  const readCache = process.env.BEACON_READ_CACHE_MB;
+  return loadConfig({
+    ...database,
+    PORT: '8080',
+    LOG_LEVEL: 'silent',
+    ...(readCache !== undefined ? { BEACON_READ_CACHE_MB: readCache } : {}),
+  });
 }
 
 export function enginesToRun(): TestEngine[] {
@@ -368,14 +382,7 @@ async function benchEngine(engine: TestEngine, seed: Seeder, after?: AfterLoad):
   let app: FastifyInstance | undefined;
   const bare = Fastify();
   try {
-    // BEACON_READ_CACHE_MB=0 measures the catalogue's reads made on every request instead of kept.
-    const readCache = process.env.BEACON_READ_CACHE_MB;
-    const config = loadConfig({
-      ...database.env,
-      PORT: '8080',
-      LOG_LEVEL: 'silent',
-      ...(readCache !== undefined ? { BEACON_READ_CACHE_MB: readCache } : {}),
-    });
+    const config = benchConfig(database.env);
     ctx = await createContext(config, pino({ level: 'silent' }));
     app = await buildApp(ctx);
     await app.listen({ port: 0, host: '127.0.0.1' });

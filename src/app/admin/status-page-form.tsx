@@ -12,7 +12,15 @@ import { messages } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
 import { useApi } from '../api/use-api.js';
 import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
-import { FieldError, FormCard, moveItem, RowButton } from '../components/form-parts.js';
+import {
+  EditorSubmit,
+  FieldError,
+  FixedHandleField,
+  FormCard,
+  FormErrors,
+  moveItem,
+  RowButton,
+} from '../components/form-parts.js';
 import { PickerDialog } from '../components/picker-dialog.js';
 import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
 import { TextAreaField } from '../components/text-area-field.js';
@@ -611,22 +619,17 @@ export function StatusPageForm({ page }: { page: StatusPage | null }) {
           }}
           error={error('title')}
         />
-        <TextField
+        <FixedHandleField
           id={FIELD_IDS.handle}
-          label="Handle"
-          value={handle}
-          autoComplete="off"
-          disabled={!creating}
+          handle={handle}
+          creating={creating}
+          noun="page"
+          address={(value) => `/status/${value}`}
           onChange={(value) => {
             slug.edit(value);
             if (refused?.fields.handle) setRefused({ ...refused, fields: { ...refused.fields, handle: undefined } });
           }}
           onBlur={() => form.touch('handle')}
-          hint={
-            creating
-              ? `Part of the page's address (/status/${handle || 'handle'}); it cannot be changed later.`
-              : 'The handle is fixed once the page exists.'
-          }
           error={error('handle')}
         />
         <TextAreaField
@@ -741,24 +744,8 @@ export function StatusPageForm({ page }: { page: StatusPage | null }) {
         </div>
       </FormCard>
 
-      {refused && refused.form.length > 0 && (
-        <div role="alert" className="flex flex-column gap-1">
-          {refused.form.map((line, index) => (
-            <small key={index} className="p-error">
-              {line}
-            </small>
-          ))}
-        </div>
-      )}
-      <div>
-        <Button
-          type="submit"
-          label={creating ? 'Create status page' : 'Save'}
-          icon="pi pi-check"
-          loading={save.isPending}
-          disabled={save.isPending}
-        />
-      </div>
+      <FormErrors lines={refused?.form} />
+      <EditorSubmit label={creating ? 'Create status page' : 'Save'} pending={save.isPending} />
     </form>
   );
 }

@@ -4,9 +4,10 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { inviteOperations } from '../../contract/operations/invites.js';
 import { isHandle, isRequired, isStrongPassword, messages } from '../../domain/validators.js';
-import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
+import { handleTyping, useShownErrors, useSlugField } from '../components/form.js';
 import { useSnackbar } from '../shell/snackbars.js';
 import { useAuth } from '../session/auth-context.js';
+import { AccountFields } from './account-fields.js';
 import { AuthCard } from './auth-card.js';
 
 const FAILURE = 'There was an error when submitting your data';
@@ -72,37 +73,15 @@ export default function AcceptInviteScreen() {
     >
       <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
         {error && <Message severity="error" text={FAILURE} className="w-full justify-content-start" />}
-        <TextField
-          id="join-name"
-          label="Name"
-          autoComplete="name"
-          value={name}
-          onChange={change((value) => {
-            setName(value);
-            handle.sourceChanged();
-          })}
-          // A handle filled from the name is checked as soon as the name is done.
-          onBlur={() => (handle.edited ? form.touch('name') : form.touch('name', 'handle'))}
-          error={form.shown('name')}
-        />
-        <TextField
-          id="join-handle"
-          label="Handle"
-          autoComplete="username"
-          value={handle.value}
-          onChange={change(handle.edit)}
-          onBlur={() => form.touch('handle')}
-          error={form.shown('handle')}
-        />
-        <TextField
-          id="join-password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={change(setPassword)}
-          onBlur={() => form.touch('password')}
-          error={form.shown('password')}
+        <AccountFields
+          prefix="join"
+          name={name}
+          handle={handle}
+          password={password}
+          form={form}
+          onName={change(setName)}
+          onHandle={change(handle.edit)}
+          onPassword={change(setPassword)}
         />
         <Button type="submit" label="Join" disabled={!form.valid || submitting} loading={submitting} />
       </form>

@@ -16,6 +16,7 @@ import {
 import { ApiError, createApiClient } from '../api/client.js';
 import { errorMessage, handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
 import { readAppConfig, workspaceOrigin } from '../config.js';
+import { AccountFields } from './account-fields.js';
 import { AuthCard } from './auth-card.js';
 
 type BetaChecked = OperationOutput<typeof registrationOperations.checkBetaKey>;
@@ -181,37 +182,15 @@ function CreateWorkspaceStep({ checked, onRegistered }: { checked: BetaChecked; 
             hint={EMAIL_HINT}
             error={form.shown('email')}
           />
-          <TextField
-            id="register-owner-name"
-            label="Name"
-            autoComplete="name"
-            value={name}
-            onChange={change((value) => {
-              setName(value);
-              handle.sourceChanged();
-            })}
-            // A handle filled from the name is checked as soon as the name is done.
-            onBlur={() => (handle.edited ? form.touch('name') : form.touch('name', 'handle'))}
-            error={form.shown('name')}
-          />
-          <TextField
-            id="register-owner-handle"
-            label="Handle"
-            autoComplete="username"
-            value={handle.value}
-            onChange={change(handle.edit)}
-            onBlur={() => form.touch('handle')}
-            error={form.shown('handle')}
-          />
-          <TextField
-            id="register-owner-password"
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={change(setPassword)}
-            onBlur={() => form.touch('password')}
-            error={form.shown('password')}
+          <AccountFields
+            prefix="register-owner"
+            name={name}
+            handle={handle}
+            password={password}
+            form={form}
+            onName={change(setName)}
+            onHandle={change(handle.edit)}
+            onPassword={change(setPassword)}
           />
         </fieldset>
         <fieldset className="flex flex-column gap-3 border-none p-0 m-0">

@@ -17,7 +17,15 @@ import {
 import { SCORECARD_EVALUATORS } from '../../domain/scorecards.js';
 import { useApi } from '../api/use-api.js';
 import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
-import { FieldError, FormCard, moveItem, RowButton } from '../components/form-parts.js';
+import {
+  EditorSubmit,
+  FieldError,
+  FixedHandleField,
+  FormCard,
+  FormErrors,
+  moveItem,
+  RowButton,
+} from '../components/form-parts.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { PickerDialog } from '../components/picker-dialog.js';
 import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
@@ -605,22 +613,17 @@ export function ScorecardForm({ scorecard }: { scorecard: Scorecard | null }) {
           onBlur={() => (creating && !slug.edited ? form.touch('name', 'handle') : form.touch('name'))}
           error={fieldError('name')}
         />
-        <TextField
+        <FixedHandleField
           id={FIELD_IDS.handle}
-          label="Handle"
-          value={handle}
-          autoComplete="off"
-          disabled={!creating}
+          handle={handle}
+          creating={creating}
+          noun="scorecard"
+          address={(value) => `/scorecards/${value}`}
           onChange={(value) => {
             slug.edit(value);
             if (refused?.fields.handle) setRefused({ ...refused, fields: { ...refused.fields, handle: undefined } });
           }}
           onBlur={() => form.touch('handle')}
-          hint={
-            creating
-              ? `Part of the scorecard's address (/scorecards/${handle || 'handle'}); it cannot be changed later.`
-              : 'The handle is fixed once the scorecard exists.'
-          }
           error={fieldError('handle')}
         />
         <TextAreaField
@@ -683,24 +686,8 @@ export function ScorecardForm({ scorecard }: { scorecard: Scorecard | null }) {
       <p className="beacon-visually-hidden" role="status" aria-live="polite">
         {announcement}
       </p>
-      {refused && refused.form.length > 0 && (
-        <div role="alert" className="flex flex-column gap-1">
-          {refused.form.map((line, index) => (
-            <small key={index} className="p-error">
-              {line}
-            </small>
-          ))}
-        </div>
-      )}
-      <div>
-        <Button
-          type="submit"
-          label={creating ? 'Create scorecard' : 'Save'}
-          icon="pi pi-check"
-          loading={save.isPending}
-          disabled={save.isPending}
-        />
-      </div>
+      <FormErrors lines={refused?.form} />
+      <EditorSubmit label={creating ? 'Create scorecard' : 'Save'} pending={save.isPending} />
     </form>
   );
 }

@@ -230,14 +230,11 @@ function startWrites(ctx: ServerContext, workspaceId: string, services: readonly
 }
 
 /**
- * Beacon and the bare route are measured in turns, SLICES of each (DURATION seconds in all per side): this
+ * Beacon and the bare route are measured in turns, TURNS of each (DURATION seconds in all per side): this
  * machine's speed drifts by a third within minutes, and measured one after the other the ratio took that drift
- * whole (the same row and commit passed and failed by it).
+ * whole (the same row and commit passed and failed by it). One under a CPU profile, which is taken once.
  */
-const SLICES = 3;
-
-/** Turns a row is measured in: one under a CPU profile (it is taken once, over the whole run). */
-const TURNS = CPU_PROFILE ? 1 : SLICES;
+const TURNS = CPU_PROFILE ? 1 : 3;
 
 /**
  * Beacon's warm-up before each row: a row's first seconds make afresh what its 2,000 callers' visibilities need

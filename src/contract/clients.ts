@@ -33,6 +33,12 @@ export const client = z
     /** Only in the answers to create and update-secret: it is stored hashed and cannot be read again. */
     client_secret: z.string().optional(),
     team: z.object({ id: z.string(), handle: z.string() }),
+    /**
+     * Why the client may not have tokens, or null: it held a workspace-wide scope (`beacon.catalog.manage`) that no
+     * workspace admin or owner granted, or its granter is no longer one. A workspace admin setting its scopes, or
+     * a team admin setting them without such a scope, enables it again.
+     */
+    disabled_reason: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -31,6 +31,8 @@ export interface EventData {
   'team.created': Record<string, never>;
   'team.member_added': { user: string; name: string };
   'team.member_removed': { user: string; name: string };
+  /** A team's API client lost the right to tokens: a workspace-wide scope nobody who may grant it granted. */
+  'client.disabled': { client: string; name: string; scopes: string[] };
 }
 
 export type EventType = keyof EventData;
@@ -116,6 +118,10 @@ export function eventTitle(type: string, data: Record<string, unknown>): string 
       return `${text('name')} joined the team`;
     case 'team.member_removed':
       return `${text('name')} left the team`;
+    case 'client.disabled': {
+      const scopes = Array.isArray(data.scopes) ? data.scopes.filter((s) => typeof s === 'string') : [];
+      return `API client ${text('name')} disabled until a workspace admin grants ${listOf(scopes)} again`;
+    }
     default:
       return words(type.replace(/\./g, ' '));
   }

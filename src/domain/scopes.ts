@@ -22,6 +22,17 @@ export const CLIENT_SCOPES = [
 ] as const;
 export type ClientScope = (typeof CLIENT_SCOPES)[number];
 
+/**
+ * Scopes that reach beyond the client's own team (docs/api.md, "API clients"): a client never holds more than the
+ * person who made it may do, so only a workspace admin or owner grants these, or rotates the secret of a client
+ * holding one.
+ */
+export const WORKSPACE_WIDE_SCOPES: readonly ClientScope[] = ['beacon.catalog.manage'];
+
+export function workspaceWideScopes(scopes: readonly string[]): ClientScope[] {
+  return WORKSPACE_WIDE_SCOPES.filter((scope) => scopes.includes(scope));
+}
+
 export function isClientScope(value: string): value is ClientScope {
   return (CLIENT_SCOPES as readonly string[]).includes(value);
 }

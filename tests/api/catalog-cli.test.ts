@@ -32,7 +32,7 @@ beforeAll(async () => {
   server = await startTestServer();
   cast = await seedWorkspace(server);
   await server.app.listen({ port: 0, host: '127.0.0.1' });
-  const made = await createClient(server, cast.teamAdmin, 'payments', {
+  const made = await createClient(server, cast.admin, 'payments', {
     name: 'CI',
     scopes: ['beacon.catalog.manage'],
   });

@@ -163,7 +163,7 @@ ${component('Bad Name', 'platform')}`,
       scopes: ['beacon.service.manage'],
     });
     expect((await call(reader, 'POST', '/api/catalog/plans', body)).statusCode).toBe(403);
-    const { caller: ci } = await createClient(server, cast.teamAdmin, 'payments', {
+    const { caller: ci } = await createClient(server, cast.admin, 'payments', {
       name: 'CI',
       scopes: ['beacon.catalog.manage'],
     });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/contract/clients.js';
+import { disableUngrantedClients } from '../../src/server/db/migrations/037-client-grants.js';
 import { addMember, createTeam, seedWorkspace } from '../support/fixtures.js';
 import { callAs, hostOf, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
@@ -13,6 +14,8 @@ let bob: Member;
 let carol: Member;
 let guest: Member;
 let outsider: Member;
+/** A workspace admin. */
+let ada: Member;
 
 const call = (actor: Member, method: Method, url: string, payload?: object) =>
   callAs(server, actor, method, url, payload);
@@ -42,7 +45,7 @@ function requestToken(
 beforeAll(async () => {
   server = await startTestServer();
   const seeded = await seedWorkspace(server, { domain: 'clientco', team: { name: 'Ops', handle: 'ops' } });
-  ({ owner, teamAdmin: alice, teamMember: bob, guest, outsider } = seeded);
+  ({ owner, admin: ada, teamAdmin: alice, teamMember: bob, guest, outsider } = seeded);
   carol = await addMember(server, owner, 'carol');
   await createTeam(server, carol, { name: 'Search', handle: 'search' });
 });
@@ -64,6 +67,7 @@ describe('team clients', () => {
       client_id: expect.any(String),
       client_secret: expect.stringMatching(/^[\w-]{40,}$/),
       team: { id: expect.any(String), handle: 'ops' },
+      disabled_reason: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -275,5 +279,134 @@ describe('team clients', () => {
       payload: { ...body, scopes: ['beacon.user.read'] },
     });
     expect(response.statusCode).toBe(403);
+  });
+});
+
+describe('workspace-wide scopes (a client never holds more than who made it may do)', () => {
+  const catalog = { ...body, name: 'Catalog CI', scopes: ['beacon.catalog.manage', 'beacon.service.read'] };
+  const tokenFor = async (made: Client) =>
+    requestToken(server, 'clientco', { client_id: made.client_id, client_secret: made.client_secret! });
+  const countClients = async () =>
+    Number(
+      (
+        await server.ctx.database.db
+          .selectFrom('clients')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it("a member's own team cannot grant beacon.catalog.manage: 403 naming the scope, nothing made", async () => {
+    // Any member may create a team and so administer it; that is no grant over the whole catalogue.
+    expect((await call(bob, 'POST', '/api/teams', { name: 'Bobs', handle: 'bobs' })).statusCode).toBe(201);
+    const before = await countClients();
+    for (const [actor, team] of [
+      [bob, 'bobs'],
+      [alice, 'ops'],
+    ] as const) {
+      const refused = await call(actor, 'POST', `/api/teams/${team}/clients`, catalog);
+      expect(refused.statusCode).toBe(403);
+      expect(json(refused)).toEqual({
+        message: 'Only a workspace admin or owner can grant the scope beacon.catalog.manage',
+      });
+    }
+    expect(await countClients()).toBe(before);
+  });
+
+  it('a workspace admin grants it; a team admin edits the client but neither re-grants nor rotates it', async () => {
+    const made = json<Client>(await call(ada, 'POST', '/api/teams/ops/clients', catalog));
+    expect(made.scopes).toEqual(['beacon.catalog.manage', 'beacon.service.read']);
+    const token = await tokenFor(made);
+    expect(token.statusCode).toBe(200);
+    const bearer = json<{ access_token: string }>(token).access_token;
+    const exported = await server.app.inject({
+      method: 'GET',
+      url: '/api/catalog/export',
+      headers: { host: hostOf('clientco'), authorization: `Bearer ${bearer}` },
+    });
+    expect(exported.statusCode).toBe(200);
+    // The team admin renames it, sending the scopes it holds: that grants nothing new.
+    const renamed = await call(alice, 'PATCH', `/api/teams/ops/clients/${made.handle}`, {
+      name: 'Catalog Bot',
+      scopes: made.scopes,
+    });
+    expect(renamed.statusCode).toBe(200);
+    const rotate = await call(alice, 'POST', `/api/teams/ops/clients/${made.handle}/actions/update-secret`);
+    expect(rotate.statusCode).toBe(403);
+    expect(json(rotate)).toEqual({
+      message: 'Only a workspace admin or owner can rotate the secret of a client with the scope beacon.catalog.manage',
+    });
+    expect((await tokenFor(made)).statusCode).toBe(200);
+    const rotated = await call(owner, 'POST', `/api/teams/ops/clients/${made.handle}/actions/update-secret`);
+    expect(rotated.statusCode).toBe(200);
+    // Dropping the scope is the team admin's to do, and adding it back is not.
+    const dropped = await call(alice, 'PATCH', `/api/teams/ops/clients/${made.handle}`, {
+      scopes: ['beacon.service.read'],
+    });
+    expect(json<Client>(dropped).scopes).toEqual(['beacon.service.read']);
+    const regrant = await call(alice, 'PATCH', `/api/teams/ops/clients/${made.handle}`, { scopes: catalog.scopes });
+    expect(regrant.statusCode).toBe(403);
+    expect(json<Client>(await call(alice, 'GET', `/api/teams/ops/clients/${made.handle}`)).scopes).toEqual([
+      'beacon.service.read',
+    ]);
+  });
+
+  it('clients holding it with nobody recorded as granting are disabled, named in an event, until an admin grants it', async () => {
+    const db = server.ctx.database.db;
+    // As such a client was before migration 037: made by a team admin, its grant unrecorded.
+    const legacy = json<Client>(await call(ada, 'POST', '/api/teams/ops/clients', { ...catalog, name: 'Legacy CI' }));
+    await db.updateTable('clients').set({ granted_by: null }).where('id', '=', legacy.id).execute();
+    const granted = json<Client>(await call(ada, 'POST', '/api/teams/ops/clients', { ...catalog, name: 'Granted CI' }));
+    const legacyToken = json<{ access_token: string }>(await tokenFor(legacy)).access_token;
+    await disableUngrantedClients(db, new Date().toISOString());
+    server.ctx.callers.forgetClient(legacy.id);
+
+    const refused = await tokenFor(legacy);
+    expect(refused.statusCode).toBe(401);
+    expect(json<{ message: string }>(refused).message).toMatch(/^This client is disabled: /);
+    const live = await server.app.inject({
+      method: 'GET',
+      url: '/api/catalog/export',
+      headers: { host: hostOf('clientco'), authorization: `Bearer ${legacyToken}` },
+    });
+    expect(live.statusCode).toBe(401);
+    expect((await tokenFor(granted)).statusCode).toBe(200);
+    const listed = json<Client[]>(await call(alice, 'GET', '/api/teams/ops/clients'));
+    expect(listed.find((c) => c.id === legacy.id)?.disabled_reason).toMatch(/workspace-wide scope/);
+    expect(listed.find((c) => c.id === granted.id)?.disabled_reason).toBeNull();
+    const feed = json<{ title: string }[]>(await call(alice, 'GET', '/api/teams/ops/public-feed'));
+    expect(feed.map((event) => event.title)).toContain(
+      'API client Legacy CI disabled until a workspace admin grants beacon.catalog.manage again',
+    );
+    // The team admin cannot lift it with the same scopes; an admin can.
+    const byTeamAdmin = await call(alice, 'PATCH', `/api/teams/ops/clients/${legacy.handle}`, {
+      scopes: catalog.scopes,
+    });
+    expect(byTeamAdmin.statusCode).toBe(403);
+    const byAdmin = await call(ada, 'PATCH', `/api/teams/ops/clients/${legacy.handle}`, { scopes: catalog.scopes });
+    expect(json<Client>(byAdmin).disabled_reason).toBeNull();
+    const rotated = json<Client>(
+      await call(ada, 'POST', `/api/teams/ops/clients/${legacy.handle}/actions/update-secret`),
+    );
+    expect((await tokenFor(rotated)).statusCode).toBe(200);
+  });
+
+  it('an admin demoted to member no longer vouches for the clients they granted', async () => {
+    const dora = await addMember(server, owner, 'dora', 'admin');
+    const made = json<Client>(await call(dora, 'POST', '/api/teams/ops/clients', { ...catalog, name: 'Dora CI' }));
+    const bearer = json<{ access_token: string }>(await tokenFor(made)).access_token;
+    const demoted = await call(owner, 'POST', `/api/users/${dora.handle}/actions/change-role`, { role: 'member' });
+    expect(demoted.statusCode).toBe(200);
+    expect((await tokenFor(made)).statusCode).toBe(401);
+    const live = await server.app.inject({
+      method: 'GET',
+      url: '/api/catalog/export',
+      headers: { host: hostOf('clientco'), authorization: `Bearer ${bearer}` },
+    });
+    expect(live.statusCode).toBe(401);
+    const listed = json<Client[]>(await call(alice, 'GET', '/api/teams/ops/clients'));
+    expect(listed.find((c) => c.id === made.id)?.disabled_reason).toBe(
+      'User dora, who granted its workspace-wide scopes, is no longer a workspace admin or owner',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/contract/clients.js';
-import { CLIENT_SCOPES, type ClientScope } from '../../src/domain/scopes.js';
+import { CLIENT_SCOPES, workspaceWideScopes, type ClientScope } from '../../src/domain/scopes.js';
 import { createClient } from '../support/fixtures.js';
 import {
   callAs,
@@ -56,8 +56,10 @@ const call = (actor: Member, method: Method, url: string, payload?: object) =>
   callAs(server, actor, method, url, payload);
 
 /** A client of team ops with `scopes`, and a token for it. */
+/** A client of ops with `scopes`, made by its team admin (by the owner when a scope is only theirs to grant). */
 async function clientWith(scopes: ClientScope[]): Promise<Member> {
-  return (await createClient(server, alice, 'ops', { scopes, name: 'Scoped', description: 'Scoped client' })).caller;
+  const maker = workspaceWideScopes(scopes).length > 0 ? owner : alice;
+  return (await createClient(server, maker, 'ops', { scopes, name: 'Scoped', description: 'Scoped client' })).caller;
 }
 
 beforeAll(async () => {

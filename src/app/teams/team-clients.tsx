@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import type { Team } from '../../contract/catalogue.js';
 import { clientCreate, type Client, type ClientCreate } from '../../contract/clients.js';
 import { clientOperations } from '../../contract/operations/clients.js';
-import { CLIENT_SCOPES, type ClientScope } from '../../domain/scopes.js';
+import { CLIENT_SCOPES, WORKSPACE_WIDE_SCOPES, type ClientScope } from '../../domain/scopes.js';
 import { keys } from '../api/query-keys.js';
 import { useApi } from '../api/use-api.js';
 import { TextField, useShownErrors } from '../components/form.js';
@@ -169,7 +169,12 @@ function ClientForm({ team, initial, onDone }: { team: Team; initial: Client | n
                 checked={draft.scopes.includes(scope)}
                 onChange={(event) => toggleScope(scope, Boolean(event.checked))}
               />
-              <label htmlFor={`client-scope-${scope}`}>{scope}</label>
+              <label htmlFor={`client-scope-${scope}`}>
+                {scope}
+                {WORKSPACE_WIDE_SCOPES.includes(scope) && (
+                  <span className="text-600 text-sm"> (granted by workspace admins and owners)</span>
+                )}
+              </label>
             </div>
           ))}
         </div>
@@ -250,6 +255,7 @@ export function TeamClientsCard({ team }: { team: Team }) {
                 <div className="flex-1">
                   <div className="font-semibold">{client.name}</div>
                   <div className="text-700 text-sm">{client.description}</div>
+                  {client.disabled_reason && <div className="p-error text-sm">Disabled: {client.disabled_reason}</div>}
                 </div>
                 <Button
                   type="button"

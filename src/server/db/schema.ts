@@ -733,6 +733,10 @@ export interface ClientsTable {
   client_id: string;
   secret_hash: string;
   secret_version: number;
+  /** The workspace admin or owner who granted its workspace-wide scopes (domain/scopes.ts), if it holds any. */
+  granted_by: string | null;
+  /** Set while the client may not have tokens, saying why (migration 037, or its granter lost the right). */
+  disabled_reason: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -290,6 +290,7 @@ export async function issueClientToken(
   if (!found || !ok) throw unauthorized(INVALID_CLIENT);
   if (workspace.status === 'inactive') throw forbidden('Workspace Inactive');
   const { client } = found;
+  if (client.disabled_reason) throw unauthorized(`This client is disabled: ${client.disabled_reason}`);
   const granted = clientScopes(client);
   let scopes = granted;
   if (credentials.scope !== undefined && credentials.scope.trim() !== '') {

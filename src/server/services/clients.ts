@@ -4,13 +4,18 @@ import { isoNow, type ServerContext } from '../context.js';
 import {
   clientHandleTaken,
   deleteClient as deleteClientRow,
+  disableClientsGrantedBy,
   findTeamClient,
   insertClient,
   listTeamClients,
   updateClient as updateClientRow,
 } from '../db/repositories/clients.js';
+import { recordEvent } from '../db/repositories/events.js';
+import type { Db } from '../db/repositories/workspaces.js';
 import type { ClientRow } from '../db/schema.js';
-import { notFound } from '../errors.js';
+import { isAdminRole } from '../../domain/roles.js';
+import { workspaceWideScopes, type ClientScope } from '../../domain/scopes.js';
+import { forbidden, notFound } from '../errors.js';
 import type { Caller } from './auth.js';
 import { chooseHandle, withFreeHandle } from './handles.js';
 import { randomToken, sha256 } from './secrets.js';
@@ -23,16 +28,46 @@ import { adminTeam } from './teams.js';
  */
 const CLIENT_NOT_FOUND = 'The client was not found';
 
+/**
+ * A client never holds more than the person who made it may do (docs/api.md, "API clients"): the scopes of
+ * `asked` that reach beyond the team and that `caller` may not grant, when it is not a workspace admin or owner.
+ * `held` are those the client holds already (and may keep through an edit of something else).
+ */
+function refuseUngrantable(caller: Caller, asked: readonly ClientScope[], held: readonly string[] = []): void {
+  if (isAdminRole(caller.user.role)) return;
+  const granted = workspaceWideScopes(asked).filter((scope) => !held.includes(scope));
+  if (granted.length > 0) {
+    throw forbidden(`Only a workspace admin or owner can grant the scope ${granted.join(', ')}`);
+  }
+}
+
+/** Who the client's workspace-wide scopes are granted by: the caller when it holds any, else nobody. */
+function grantedBy(caller: Caller, scopes: readonly string[]): string | null {
+  return workspaceWideScopes(scopes).length > 0 ? caller.user.id : null;
+}
+
+function parseScopes(row: ClientRow): string[] {
+  return JSON.parse(row.scopes) as string[];
+}
+
+/** Whether `scopes` hold the same workspace-wide scopes as the client does (a team admin's edit keeps its granter). */
+function sameWideScopes(row: ClientRow, scopes: readonly string[]): boolean {
+  const before = workspaceWideScopes(parseScopes(row));
+  const after = workspaceWideScopes(scopes);
+  return before.length === after.length && before.every((scope) => after.includes(scope));
+}
+
 function toClient(row: ClientRow, team: { id: string; handle: string }, secret?: string): Client {
   return {
     id: row.id,
     handle: row.handle,
     name: row.name,
     description: row.description,
-    scopes: JSON.parse(row.scopes) as Client['scopes'],
+    scopes: parseScopes(row) as Client['scopes'],
     client_id: row.client_id,
     ...(secret !== undefined ? { client_secret: secret } : {}),
     team: { id: team.id, handle: team.handle },
+    disabled_reason: row.disabled_reason,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -63,6 +98,7 @@ export async function createClient(
   input: ClientCreate,
 ): Promise<Client> {
   const team = await adminTeam(ctx, caller, teamIdOrHandle);
+  refuseUngrantable(caller, input.scopes);
   const { db } = ctx.database;
   const workspaceId = caller.workspace.id;
   const taken = (handle: string) => clientHandleTaken(db, workspaceId, handle);
@@ -80,6 +116,8 @@ export async function createClient(
     client_id: randomBytes(18).toString('base64url'),
     secret_hash: sha256(secret),
     secret_version: 1,
+    granted_by: grantedBy(caller, input.scopes),
+    disabled_reason: null,
     created_at: now,
     updated_at: now,
   };
@@ -98,10 +136,22 @@ export async function updateClient(
   input: ClientUpdate,
 ): Promise<Client> {
   const { team, row } = await teamClient(ctx, caller, teamIdOrHandle, handle);
+  // A disabled client's scopes are not held: granting them again is a grant.
+  if (input.scopes !== undefined) refuseUngrantable(caller, input.scopes, row.disabled_reason ? [] : parseScopes(row));
   const patch = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
-    ...(input.scopes !== undefined ? { scopes: JSON.stringify(input.scopes) } : {}),
+    // New scopes are granted by whoever sets them, which ends a disabling (what was refused is granted or gone).
+    ...(input.scopes !== undefined
+      ? {
+          scopes: JSON.stringify(input.scopes),
+          granted_by:
+            sameWideScopes(row, input.scopes) && !row.disabled_reason
+              ? row.granted_by
+              : grantedBy(caller, input.scopes),
+          disabled_reason: null,
+        }
+      : {}),
   };
   if (Object.keys(patch).length === 0) return toClient(row, team);
   const updated = { ...row, ...patch, updated_at: isoNow(ctx) };
@@ -119,6 +169,12 @@ export async function updateClientSecret(
   handle: string,
 ): Promise<Client> {
   const { team, row } = await teamClient(ctx, caller, teamIdOrHandle, handle);
+  const wide = workspaceWideScopes(parseScopes(row));
+  if (wide.length > 0 && !isAdminRole(caller.user.role)) {
+    throw forbidden(
+      `Only a workspace admin or owner can rotate the secret of a client with the scope ${wide.join(', ')}`,
+    );
+  }
   const secret = randomToken();
   const patch = { secret_hash: sha256(secret), secret_version: row.secret_version + 1, updated_at: isoNow(ctx) };
   await updateClientRow(ctx.database.db, caller.workspace.id, row.id, patch);
@@ -130,4 +186,32 @@ export async function deleteClient(ctx: ServerContext, caller: Caller, teamIdOrH
   const { row } = await teamClient(ctx, caller, teamIdOrHandle, handle);
   await deleteClientRow(ctx.database.db, caller.workspace.id, row.id);
   ctx.callers.forgetClient(row.id);
+}
+
+/**
+ * A user who is no longer a workspace admin or owner (demoted or deleted) no longer vouches for the clients they
+ * granted workspace-wide scopes: each is disabled, with an event on its team, in the caller's transaction.
+ */
+export async function disableClientsOfFormerAdmin(
+  ctx: ServerContext,
+  trx: Db,
+  workspaceId: string,
+  former: { id: string; name: string },
+): Promise<string[]> {
+  const now = isoNow(ctx);
+  const reason = `${former.name}, who granted its workspace-wide scopes, is no longer a workspace admin or owner`;
+  const disabled = await disableClientsGrantedBy(trx, workspaceId, former.id, reason, now);
+  for (const client of disabled) {
+    await recordEvent(trx, {
+      workspace_id: workspaceId,
+      profile_type: 'team',
+      profile_id: client.team_id,
+      type: 'client.disabled',
+      actor_id: null,
+      agent_name: 'Beacon',
+      data: { client: client.handle, name: client.name, scopes: workspaceWideScopes(parseScopes(client)) },
+      created_at: now,
+    });
+  }
+  return disabled.map((client) => client.id);
 }

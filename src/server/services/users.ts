@@ -1,5 +1,6 @@
 import type { User } from '../../contract/accounts.js';
-import { roleChangeDenial, type Role } from '../../domain/roles.js';
+import { isAdminRole, roleChangeDenial, type Role } from '../../domain/roles.js';
+import { disableClientsOfFormerAdmin } from './clients.js';
 import { isoNow, type ServerContext } from '../context.js';
 import { removeIcon, replaceIcon } from './icons.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
@@ -110,6 +111,7 @@ export async function deleteUser(ctx: ServerContext, caller: Caller, handle: str
   if (actor.super_admin !== 1) throw forbidden('Only a super admin can delete users');
   const { id } = await findUserOr404(ctx, workspace.id, handle);
   if (id === actor.id) throw badRequest('You cannot delete yourself');
+  let disabled: string[] = [];
   await guardedTransaction(ctx.database.db, async (trx) => {
     await lockWorkspaceRoles(trx, workspace.id);
     // Read after the lock: another request may have changed the target's role meanwhile.
@@ -119,10 +121,12 @@ export async function deleteUser(ctx: ServerContext, caller: Caller, handle: str
       throw conflict('A workspace needs at least one owner');
     }
     await revokeUserSessions(trx, workspace.id, target.id, isoNow(ctx));
+    disabled = await disableClientsOfFormerAdmin(ctx, trx, workspace.id, target);
     await deleteUserRow(trx, workspace.id, target.id);
     if (target.icon_asset_id) await deleteAsset(trx, workspace.id, target.icon_asset_id);
   });
   ctx.callers.forgetUser(id);
+  for (const client of disabled) ctx.callers.forgetClient(client);
 }
 
 const DENIAL_MESSAGES = {
@@ -134,6 +138,7 @@ const DENIAL_MESSAGES = {
 export async function changeRole(ctx: ServerContext, caller: Caller, userId: string, role: Role): Promise<User> {
   const { workspace } = caller;
   const { id } = await findUserOr404(ctx, workspace.id, userId);
+  let disabled: string[] = [];
   await guardedTransaction(ctx.database.db, async (trx) => {
     await lockWorkspaceRoles(trx, workspace.id);
     // Both roles as they are after the lock: two owners demoting each other at once must not both pass, and
@@ -147,6 +152,10 @@ export async function changeRole(ctx: ServerContext, caller: Caller, userId: str
       throw conflict('A workspace needs at least one owner');
     }
     await updateUserRow(trx, workspace.id, target.id, { role });
+    if (isAdminRole(target.role) && !isAdminRole(role)) {
+      disabled = await disableClientsOfFormerAdmin(ctx, trx, workspace.id, target);
+    }
   });
+  for (const client of disabled) ctx.callers.forgetClient(client);
   return changedUser(ctx, workspace.id, id);
 }

@@ -22,6 +22,7 @@ function makeClient(handle: string, overrides: Partial<Client> = {}): Client {
     scopes: ['beacon.service.read'],
     client_id: `cid-${handle}`,
     team: { id: core.id, handle: 'core' },
+    disabled_reason: null,
     created_at: '2024-03-05T09:30:00.000Z',
     updated_at: '2024-03-05T09:30:00.000Z',
     ...overrides,

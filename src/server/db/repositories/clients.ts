@@ -78,3 +78,35 @@ export async function updateClient(db: Db, workspaceId: string, id: string, patc
 export async function deleteClient(db: Db, workspaceId: string, id: string): Promise<void> {
   await db.deleteFrom('clients').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }
+
+/**
+ * Disables the clients whose workspace-wide scopes `userId` granted (they lost the right to grant them): a new
+ * secret version revokes their live tokens. Answers the clients disabled.
+ */
+export async function disableClientsGrantedBy(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+  reason: string,
+  now: string,
+): Promise<ClientRow[]> {
+  const rows = await db
+    .selectFrom('clients')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('granted_by', '=', userId)
+    .where('disabled_reason', 'is', null)
+    .execute();
+  if (rows.length === 0) return [];
+  await db
+    .updateTable('clients')
+    .set((eb) => ({ disabled_reason: reason, secret_version: eb('secret_version', '+', 1), updated_at: now }))
+    .where('workspace_id', '=', workspaceId)
+    .where(
+      'id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .execute();
+  return rows;
+}

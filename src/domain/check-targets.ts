@@ -25,6 +25,18 @@ export function isDnsName(name: string): boolean {
   return trimmed.split('.').every((label) => LABEL.test(label));
 }
 
+/**
+ * Names only a private network answers (RFC 6762 `.local`, RFC 8375 `.home.arpa`, ICANN's `.internal`,
+ * Kubernetes' `.cluster.local`, and `localhost`): a shared runner's dns check may not ask for them unless the
+ * operator allows private targets, since its resolvers would map the operator's network for whoever asks.
+ */
+const PRIVATE_SUFFIXES = ['local', 'home.arpa', 'internal', 'localhost'];
+
+export function isPrivateDnsName(name: string): boolean {
+  const lower = name.toLowerCase().replace(/\.$/, '');
+  return PRIVATE_SUFFIXES.some((suffix) => lower === suffix || lower.endsWith(`.${suffix}`));
+}
+
 function isIpv4(text: string): boolean {
   const parts = text.split('.');
   return parts.length === 4 && parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255);

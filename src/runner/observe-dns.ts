@@ -2,8 +2,9 @@
  * The dns kind's probe (DESIGN.md 12): one query for the check's record type, sent to the operator's resolvers
  * only (BEACON_DNS_RESOLVERS, default the system's), answering the raw rcode (NXDOMAIN, SERVFAIL, ...) and the
  * answers as text. dns.Resolver would turn rcodes into errors, so the query is built with dns-packet and sent
- * over UDP, then TCP when the answer is truncated. The checked name is only ever a question, never a peer, so
- * the address guard does not apply.
+ * over UDP, then TCP when the answer is truncated. The checked name is only ever a question, never a peer; but
+ * the operator's resolvers know the operator's network, so without allowPrivate a private name (`*.internal`,
+ * `*.local`, ...) is never asked and an A or AAAA answer the address guard refuses is refused, not shown.
  */
 import { createSocket } from 'node:dgram';
 import { getServers } from 'node:dns';
@@ -11,7 +12,8 @@ import { connect as netConnect, isIP } from 'node:net';
 import { randomInt } from 'node:crypto';
 import dnsPacket, { type Answer, type DecodedPacket, type Packet } from 'dns-packet';
 import type { DnsRecordType, Observation, ProbeSpec } from '../domain/check-kinds.js';
-import { isDnsName } from '../domain/check-targets.js';
+import { isDnsName, isPrivateDnsName } from '../domain/check-targets.js';
+import { forbiddenKind, refusalMessage } from './address-policy.js';
 import { abortable, startDeadline, stopwatch, type ObserveOptions } from './observe-support.js';
 
 /** A resolver to ask: an address and port. */
@@ -48,6 +50,7 @@ export async function observeDns(spec: ProbeSpec, options: ObserveOptions): Prom
       error: { class: 'dns', message: `"${spec.endpoint}" is not a DNS name` },
     };
   }
+  if (!options.allowPrivate && isPrivateDnsName(name)) return refused(name, elapsed());
   const record = spec.record ?? 'A';
   const configured = options.dnsResolvers?.length ? options.dnsResolvers : getServers();
   const resolvers = configured.map(parseResolver).filter((r): r is Resolver => r !== null);
@@ -67,11 +70,12 @@ export async function observeDns(spec: ProbeSpec, options: ObserveOptions): Prom
       // Bounded by the probe's deadline too, whatever a socket does.
       const response = await abortable(ask(resolver, name, record, share), deadline.signal).catch(() => null);
       if (!response) continue;
-      return {
-        connected: true,
-        latency_ms: elapsed(),
-        dns: { rcode: rcodeOf(response), answers: formatAnswers(response.answers ?? [], record) },
-      };
+      const answers = formatAnswers(response.answers ?? [], record);
+      if (!options.allowPrivate && (record === 'A' || record === 'AAAA')) {
+        const policy = options.policy ?? forbiddenKind;
+        if (answers.some((address) => policy(address) !== null)) return refused(name, elapsed());
+      }
+      return { connected: true, latency_ms: elapsed(), dns: { rcode: rcodeOf(response), answers } };
     }
     return {
       connected: false,
@@ -85,6 +89,15 @@ export async function observeDns(spec: ProbeSpec, options: ObserveOptions): Prom
   } finally {
     deadline.clear();
   }
+}
+
+/** A name the shared runner may not ask about, said as any refused host is (never what it resolved to). */
+function refused(name: string, latency: number): Observation {
+  return {
+    connected: false,
+    latency_ms: latency,
+    error: { class: 'refused', message: refusalMessage(name, 'private') },
+  };
 }
 
 /** One resolver's answer to the question, over UDP, then TCP when truncated; rejects on silence past `ms`. */

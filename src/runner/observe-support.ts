@@ -12,7 +12,8 @@ export interface ObserveOptions {
   /**
    * False for the shared runner unless the operator set BEACON_ALLOW_PRIVATE_TARGETS=1: every connection (http,
    * tcp, tls, RDAP) is then checked by the SSRF guard. True for team runners, which run inside their owners'
-   * networks. DNS queries go only to `dnsResolvers`, the operator's, and are never guarded.
+   * networks. DNS queries go only to `dnsResolvers`, the operator's; the guard refuses private names and private
+   * addresses in their answers (observe-dns.ts).
    */
   allowPrivate: boolean;
   /**

@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import dnsPacket from 'dns-packet';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HealthCheckResult } from '../../src/contract/health.js';
@@ -27,6 +29,9 @@ let tcp: TcpServer;
 let httpPort: number;
 let tcpPort: number;
 let connections = 0;
+/** The operator's resolver: every name is at a private address; it counts the questions it hears. */
+let resolver: UdpSocket;
+const questions: string[] = [];
 
 beforeAll(async () => {
   http = createServer((_request, response) => response.end('{"services":[]}'));
@@ -37,7 +42,19 @@ beforeAll(async () => {
   tcp.on('connection', () => connections++);
   await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
   tcpPort = (tcp.address() as AddressInfo).port;
+  resolver = createSocket('udp4');
+  resolver.on('message', (message, peer) => {
+    const query = dnsPacket.decode(message);
+    const question = query.questions![0]!;
+    questions.push(question.name);
+    const data = question.type === 'AAAA' ? 'fd00::7' : '10.0.0.7';
+    const answers = [{ type: question.type, name: question.name, data }] as dnsPacket.Answer[];
+    const answer = dnsPacket.encode({ type: 'response', id: query.id, questions: query.questions, answers });
+    resolver.send(answer, peer.port, peer.address);
+  });
+  await new Promise<void>((resolve) => resolver.bind(0, '127.0.0.1', resolve));
   server = await startTestServer({
+    BEACON_DNS_RESOLVERS: `127.0.0.1:${resolver.address().port}`,
     BEACON_RDAP_BOOTSTRAP_URL: `http://127.0.0.1:${httpPort}/dns.json`,
     BEACON_CHECK_TEST_RATE_LIMIT: '1000',
   });
@@ -56,6 +73,7 @@ afterAll(async () => {
   http.closeAllConnections();
   await new Promise((resolve) => http.close(resolve));
   await new Promise((resolve) => tcp.close(resolve));
+  resolver.close();
 });
 
 async function tryCheck(kind: string, endpoint: string): Promise<HealthCheckResult> {
@@ -110,6 +128,35 @@ describe('the shared runner refuses internal targets for every kind', () => {
     const result = await tryCheck('domain', 'example.com');
     expect(result.success).toBe(false);
     expect(result.error?.message).toMatch(/not allowed|refused/i);
+  });
+
+  it.each(['db.internal', 'api.payments.svc.cluster.local', 'nas.home.arpa', 'printer.local'])(
+    'dns: the private name %s is never asked',
+    async (name) => {
+      const result = await tryCheck('dns', name);
+      expect(result).toMatchObject({
+        success: false,
+        error: { class: 'refused', message: `Refused: ${name} is not an allowed host` },
+      });
+      expect(questions).not.toContain(name);
+    },
+  );
+
+  it('dns: a private address in an answer is refused, never shown', async () => {
+    for (const record of ['A', 'AAAA']) {
+      const response = await server.app.inject({
+        method: 'POST',
+        url: '/api/services/probe/health-checks/actions/test',
+        headers: authHeaders(owner),
+        payload: { name: 'Probe', kind: 'dns', endpoint: 'db.example.com', record, timeout: 2 },
+      });
+      expect(questions).toContain('db.example.com');
+      expect(json(response)).toMatchObject({
+        success: false,
+        error: { class: 'refused', message: 'Refused: db.example.com is not an allowed host' },
+      });
+      expect(response.body).not.toMatch(/10\.0\.0\.7|fd00/);
+    }
   });
 
   it('no connection ever reached the local servers', () => {

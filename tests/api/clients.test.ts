@@ -358,7 +358,7 @@ describe('workspace-wide scopes (a client never holds more than who made it may 
     await db.updateTable('clients').set({ granted_by: null }).where('id', '=', legacy.id).execute();
     const granted = json<Client>(await call(ada, 'POST', '/api/teams/ops/clients', { ...catalog, name: 'Granted CI' }));
     const legacyToken = json<{ access_token: string }>(await tokenFor(legacy)).access_token;
-    await disableUngrantedClients(db, new Date().toISOString());
+    await disableUngrantedClients(db as never, new Date().toISOString());
     server.ctx.callers.forgetClient(legacy.id);
 
     const refused = await tokenFor(legacy);

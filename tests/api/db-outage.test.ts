@@ -234,42 +234,10 @@ describe.runIf(TEST_ENGINE === 'postgres')('PostgreSQL refusing new connections'
     await admin.end();
   });
 
-  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    server.app.inject({ method, url, headers: authHeaders(owner), ...(payload ? { payload } : {}) });
-
-  /** Every kind of request, each needing a new connection, answers 503; then they work again. */
-  async function refusedThenRecovered(refuse: () => Promise<void>, accept: () => Promise<void>, name: string) {
-    expect((await call('GET', '/api/teams/ops')).statusCode).toBe(200);
-    await refuse();
-    // The pool drained: every connection it held is gone, so each request must open a new one.
-    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1', [role]);
-    const answers = [
-      await call('GET', '/api/teams/ops'),
-      await call('GET', '/api/search/services?limit=5'),
-      await call('POST', '/api/teams/ops/services', { name: 'Refused', handle: `refused-${name}` }),
-      await call('GET', `/api/users/${owner.handle}/notifications`),
-      await server.app.inject({
-        method: 'POST',
-        url: '/api/session',
-        headers: { host: hostOf('refused') },
-        payload: { workspace: 'refused', login: owner.email, password: STRONG_PASSWORD },
-      }),
-      await server.app.inject({ method: 'GET', url: '/api/healthz' }),
-    ];
-    for (const answer of answers) {
-      expect(answer.statusCode, `${name}: ${answer.body}`).toBe(503);
-      expect(answer.headers['retry-after']).toBeDefined();
-      expect(json(answer)).toEqual({ message: expect.any(String) });
-    }
-    await accept();
-    const deadline = Date.now() + 10_000;
-    while ((await call('GET', '/api/teams/ops')).statusCode !== 200) {
-      expect(Date.now()).toBeLessThan(deadline);
-      await sleep(100);
-    }
-    const back = await call('POST', '/api/teams/ops/services', { name: 'Back', handle: `back-${name}` });
-    expect(back.statusCode, back.body).toBe(201);
-  }
+  const refusedThenRecovered = (refuse: () => Promise<void>, accept: () => Promise<void>, name: string) =>
+    refusedAndRecovered(server, owner, refuse, accept, name, () =>
+      admin.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1', [role]),
+    );
 
   it("answers 503 while the role's connection limit is reached, then recovers", () =>
     refusedThenRecovered(
@@ -291,4 +259,95 @@ describe.runIf(TEST_ENGINE === 'postgres')('PostgreSQL refusing new connections'
       async () => proxy.refuseNew(null),
       'reset',
     ));
+
+  it.each([
+    ['the database refusing connections (55000)', 'not-allowed'],
+    ['pg_hba refusing the host (28000)', 'no-hba'],
+  ] as const)('answers 503 while %s, then recovers: decided by where it failed, not its code', (_, refusal) =>
+    refusedThenRecovered(
+      async () => proxy.refuseNew(refusal),
+      async () => proxy.refuseNew(null),
+      refusal,
+    ),
+  );
 });
+
+describe.runIf(TEST_ENGINE === 'postgres')('a database set to refuse connections (ALLOW_CONNECTIONS false)', () => {
+  const name = `beacon_closed_${randomBytes(4).toString('hex')}`;
+  let admin: pg.Client;
+  let server: TestServer;
+  let owner: Member;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(TEST_POSTGRES_URL);
+    url.pathname = `/${name}`;
+    server = await startTestServer({ DATABASE_URL: url.toString(), BEACON_DB_CONNECT_TIMEOUT_MS: '1000' });
+    owner = await registerWorkspace(server, 'closed');
+    await createTeam(server, owner, { name: 'Ops', handle: 'ops' });
+  });
+  afterAll(async () => {
+    await admin.query(`alter database ${name} allow_connections true`);
+    await server.close();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+
+  it('answers 503 while the database is closed to connections (a failover, maintenance), then recovers', () =>
+    refusedAndRecovered(
+      server,
+      owner,
+      async () => void (await admin.query(`alter database ${name} allow_connections false`)),
+      async () => void (await admin.query(`alter database ${name} allow_connections true`)),
+      'closed',
+      () => admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]),
+    ));
+});
+
+/**
+ * Every kind of request, each needing a new connection, answers 503 while `refuse` holds (`drain` ends the
+ * connections the server's pool held); then they work again after `accept`.
+ */
+async function refusedAndRecovered(
+  server: TestServer,
+  owner: Member,
+  refuse: () => Promise<void>,
+  accept: () => Promise<void>,
+  name: string,
+  drain: () => Promise<unknown>,
+) {
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    server.app.inject({ method, url, headers: authHeaders(owner), ...(payload ? { payload } : {}) });
+  expect((await call('GET', '/api/teams/ops')).statusCode).toBe(200);
+  await refuse();
+  // The pool drained: every connection it held is gone, so each request must open a new one.
+  await drain();
+  const answers = [
+    await call('GET', '/api/teams/ops'),
+    await call('GET', '/api/search/services?limit=5'),
+    await call('POST', '/api/teams/ops/services', { name: 'Refused', handle: `refused-${name}` }),
+    await call('GET', `/api/users/${owner.handle}/notifications`),
+    await server.app.inject({
+      method: 'POST',
+      url: '/api/session',
+      headers: { host: hostOf(owner.domain) },
+      payload: { workspace: owner.domain, login: owner.email, password: STRONG_PASSWORD },
+    }),
+    await server.app.inject({ method: 'GET', url: '/api/healthz' }),
+  ];
+  for (const answer of answers) {
+    expect(answer.statusCode, `${name}: ${answer.body}`).toBe(503);
+    expect(answer.headers['retry-after']).toBeDefined();
+    expect(json(answer)).toEqual({ message: expect.any(String) });
+  }
+  await accept();
+  const deadline = Date.now() + 10_000;
+  while ((await call('GET', '/api/teams/ops')).statusCode !== 200) {
+    expect(Date.now()).toBeLessThan(deadline);
+    await sleep(100);
+  }
+  const back = await call('POST', '/api/teams/ops/services', { name: 'Back', handle: `back-${name}` });
+  expect(back.statusCode, back.body).toBe(201);
+}

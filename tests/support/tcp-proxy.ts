@@ -1,10 +1,17 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
- * `starting-up`: PostgreSQL's own answer to a startup message while it starts (FATAL, SQLSTATE 57P03);
- * `reset`: the connection accepted and cut at once, as a refusing proxy does.
+ * PostgreSQL's own answers to a startup message, refusing it (FATAL): `starting-up` while it starts (57P03),
+ * `not-allowed` when the database does not allow connections (55000), `no-hba` when pg_hba.conf has no entry for
+ * the host (28000); `reset`: the connection accepted and cut at once, as a refusing proxy does.
  */
-export type Refusal = 'starting-up' | 'reset';
+export type Refusal = 'starting-up' | 'not-allowed' | 'no-hba' | 'reset';
+
+const FATALS: Record<Exclude<Refusal, 'reset'>, { C: string; M: string }> = {
+  'starting-up': { C: '57P03', M: 'the database system is starting up' },
+  'not-allowed': { C: '55000', M: 'database "test" is not currently accepting connections' },
+  'no-hba': { C: '28000', M: 'no pg_hba.conf entry for host "127.0.0.1", user "postgres", database "test"' },
+};
 
 /** A PostgreSQL ErrorResponse message (protocol 3.0): 'E', its length, typed fields, a closing zero. */
 function errorResponse(fields: Record<string, string>): Buffer {
@@ -20,9 +27,7 @@ function errorResponse(fields: Record<string, string>): Buffer {
 function refuse(client: Socket, refusal: Refusal): void {
   client.on('error', () => client.destroy());
   if (refusal === 'reset') return void client.resetAndDestroy();
-  client.once('data', () =>
-    client.end(errorResponse({ S: 'FATAL', V: 'FATAL', C: '57P03', M: 'the database system is starting up' })),
-  );
+  client.once('data', () => client.end(errorResponse({ S: 'FATAL', V: 'FATAL', ...FATALS[refusal] })));
 }
 
 /**

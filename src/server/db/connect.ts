@@ -101,7 +101,16 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const onConnectionError = options.onConnectionError ?? (() => {});
   pool.on('error', onConnectionError);
   pool.on('connect', (client) => client.on('error', onConnectionError));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Whatever the server's reason for refusing a connection (a connection limit, ALLOW_CONNECTIONS false, pg_hba,
+  // still starting, an unknown SQLSTATE), failing to open one is unavailability: marked where it happened.
+  const connecting = {
+    connect: () =>
+      pool.connect().catch((error: unknown) => {
+        throw new DatabaseConnectError(error);
+      }),
+    end: () => pool.end(),
+  };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: connecting }) });
   return { db, engine: 'postgres', schema: options.schema ?? 'public', close: () => db.destroy() };
 }
 
@@ -290,6 +299,14 @@ function withStatementCache(sqlite: SqliteDatabase, limit = 500): SqliteDatabase
   };
 }
 
+/** A connection to the database could not be opened: the request may be tried again later (503). */
+export class DatabaseConnectError extends Error {
+  readonly code = 'BEACON_DB_CONNECT';
+  constructor(cause: unknown) {
+    super(`could not connect to the database: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 /** PostgreSQL SQLSTATEs that mean the database is (for now) out of reach: admin or crash shutdown, starting up. */
 const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 /** Node's socket errors while connecting or talking to the database. */
@@ -313,6 +330,7 @@ const UNAVAILABLE_MESSAGE =
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 3) return false;
+  if (error instanceof DatabaseConnectError) return true;
   const { code, message, cause, errors } = error as {
     code?: unknown;
     message?: unknown;

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DnsRecordType } from '../../../src/domain/check-kinds.js';
 import { observe } from '../../../src/runner/observe.js';
 import { parseResolver } from '../../../src/runner/observe-dns.js';
+import { forbiddenKind } from '../../../src/runner/address-policy.js';
+import type { AddressPolicy } from '../../../src/runner/guarded-agent.js';
 import { closeServer } from './probe-targets.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -13,6 +15,8 @@ afterEach(async () => {
 });
 
 const ZONE: Record<string, Answer[]> = {
+  'db.example.test': [{ type: 'A', name: 'db.example.test', data: '10.0.0.5' }],
+  'v6.example.test': [{ type: 'AAAA', name: 'v6.example.test', data: 'fd00::5' }],
   'example.test': [
     { type: 'A', name: 'example.test', data: '192.0.2.20' },
     { type: 'A', name: 'example.test', data: '192.0.2.10' },
@@ -148,8 +152,12 @@ const dns = (endpoint: string, record?: DnsRecordType, timeoutSeconds = 2) => ({
   ...(record && { record }),
 });
 
-/** The shared runner: no private targets, yet its DNS checks ask the operator's resolver on loopback. */
-const shared = (resolvers: string[]) => ({ allowPrivate: false, dnsResolvers: resolvers });
+/**
+ * The shared runner: no private targets, yet its DNS checks ask the operator's resolver on loopback. The zone's
+ * addresses are documentation ones (RFC 5737, 3849), which the guard refuses too: its policy here lets them be.
+ */
+const documentation: AddressPolicy = (ip) => (forbiddenKind(ip) === 'documentation' ? null : forbiddenKind(ip));
+const shared = (resolvers: string[]) => ({ allowPrivate: false, dnsResolvers: resolvers, policy: documentation });
 
 describe('observe dns: answers', () => {
   it.each<[DnsRecordType, string[]]>([
@@ -266,5 +274,45 @@ describe('observe dns: the name is only a question', () => {
     const seen = await observe(dns(name), shared([server.resolver]));
     expect(seen).toMatchObject({ connected: false, error: { class: 'dns' } });
     expect(server.questions).toEqual([]);
+  });
+});
+
+describe('observe dns: the address guard', () => {
+  it.each(['db.internal', 'api.svc.cluster.local', 'nas.home.arpa', 'printer.local', 'localhost', 'Vault.INTERNAL.'])(
+    'the shared runner never asks about the private name %s',
+    async (name) => {
+      const server = await serveDns();
+      const seen = await observe(dns(name), shared([server.resolver]));
+      expect(seen).toEqual({
+        connected: false,
+        latency_ms: expect.any(Number),
+        error: { class: 'refused', message: `Refused: ${name.replace(/\.$/, '')} is not an allowed host` },
+      });
+      expect(server.questions).toEqual([]);
+    },
+  );
+
+  it.each<[string, DnsRecordType]>([
+    ['db.example.test', 'A'],
+    ['v6.example.test', 'AAAA'],
+  ])('a private address in the answer for %s (%s) is refused, never shown', async (name, record) => {
+    const server = await serveDns();
+    const seen = await observe(dns(name, record), shared([server.resolver]));
+    expect(seen).toEqual({
+      connected: false,
+      latency_ms: expect.any(Number),
+      error: { class: 'refused', message: `Refused: ${name} is not an allowed host` },
+    });
+    expect(JSON.stringify(seen)).not.toMatch(/10\.0\.0\.5|fd00/);
+  });
+
+  it('with private targets allowed (a team runner), private names and answers are asked and shown', async () => {
+    const server = await serveDns();
+    const options = { allowPrivate: true, dnsResolvers: [server.resolver] };
+    expect(await observe(dns('db.example.test'), options)).toMatchObject({
+      connected: true,
+      dns: { rcode: 'NOERROR', answers: ['10.0.0.5'] },
+    });
+    expect(await observe(dns('db.internal'), options)).toMatchObject({ connected: true, dns: { rcode: 'NXDOMAIN' } });
   });
 });

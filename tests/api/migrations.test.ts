@@ -51,6 +51,7 @@ describe('migrations', () => {
         '034-short-search-index',
         '035-schedulable-checks-index',
         '036-caller-changes',
+        '038-status-subscription-limits',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -275,3 +275,6 @@ export const statusSubscriberParams = z.strictObject({ page: pageHandle, id: lin
 
 /** The token of an unsubscribe link (one form post from the link's page, or a JSON call). */
 export const statusUnsubscribe = z.strictObject({ token: line().min(1).max(2000) });
+
+/** The token of a confirmation link: its page's Confirm button posts it (opening the link confirms nothing). */
+export const statusConfirm = z.strictObject({ token: line().min(1).max(2000) });

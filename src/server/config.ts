@@ -54,6 +54,8 @@ export interface Config {
   catalogOrphanGraceHours: number;
   /** Days events (and their notifications) are kept (DESIGN.md 9). */
   eventRetentionDays: number;
+  /** Status pages' event streams one process holds open at most (services/status-live.ts). */
+  statusStreamsMax: number;
   /** PostgreSQL: how long a query waits for a connection before failing (503) while the database is away. */
   dbConnectTimeoutMs: number;
   /** SQLite: how long a write waits for another process's lock before failing (503). */
@@ -186,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resultRetentionHours: integer(env.BEACON_RESULT_RETENTION_HOURS, 48, 'BEACON_RESULT_RETENTION_HOURS'),
     catalogOrphanGraceHours: integer(env.BEACON_CATALOG_ORPHAN_GRACE_HOURS, 72, 'BEACON_CATALOG_ORPHAN_GRACE_HOURS'),
     eventRetentionDays: integer(env.BEACON_EVENT_RETENTION_DAYS, EVENT_RETENTION_DAYS, 'BEACON_EVENT_RETENTION_DAYS'),
+    statusStreamsMax: integer(env.BEACON_STATUS_STREAMS_MAX, 10_000, 'BEACON_STATUS_STREAMS_MAX'),
     dbConnectTimeoutMs: integer(env.BEACON_DB_CONNECT_TIMEOUT_MS, 5000, 'BEACON_DB_CONNECT_TIMEOUT_MS'),
     sqliteBusyTimeoutMs: integer(env.BEACON_DB_BUSY_TIMEOUT_MS, 5000, 'BEACON_DB_BUSY_TIMEOUT_MS'),
     drainMs: integer(env.BEACON_DRAIN_MS, 5000, 'BEACON_DRAIN_MS'),

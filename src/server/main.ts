@@ -11,6 +11,7 @@ import { startEventRetention } from './jobs/event-retention.js';
 import { startMailOutbox } from './jobs/mail-outbox.js';
 import { startMaintenanceReminders } from './jobs/maintenance-reminders.js';
 import { startSloAlerts } from './jobs/slo-alerts.js';
+import { startStatusNews } from './jobs/status-news.js';
 import { startScorecardRefresh, startScorecardSweep } from './jobs/scorecard-sweep.js';
 import { startCatalogSync } from './jobs/catalog-sync.js';
 import { startWebhookOutbox } from './jobs/webhook-outbox.js';
@@ -37,6 +38,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const eventRetention = startEventRetention(ctx);
   const chatOutbox = startChatOutbox(ctx);
   const webhookOutbox = startWebhookOutbox(ctx);
+  const statusNews = startStatusNews(ctx);
   const maintenanceReminders = startMaintenanceReminders(ctx);
   const sloAlerts = startSloAlerts(ctx);
   const scorecardSweep = startScorecardSweep(ctx);
@@ -70,6 +72,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await mailOutbox.stop();
       eventRetention.stop();
       await chatOutbox.stop();
+      await statusNews.stop();
       await webhookOutbox.stop();
       maintenanceReminders.stop();
       sloAlerts.stop();

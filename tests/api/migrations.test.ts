@@ -52,6 +52,7 @@ describe('migrations', () => {
         '035-schedulable-checks-index',
         '036-caller-changes',
         '037-client-grants',
+        '038-status-subscription-limits',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

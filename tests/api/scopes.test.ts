@@ -42,6 +42,7 @@ const UNAUTHENTICATED = new Set([
   'POST /api/status/:page/unlock',
   'POST /api/status/:page/subscriptions',
   'POST /api/status/:page/unsubscribe',
+  'POST /api/status/:page/subscriptions/confirm',
   ...['', '/start', '/fail'].flatMap((suffix) => [
     `GET /api/heartbeats/:token${suffix}`,
     `POST /api/heartbeats/:token${suffix}`,

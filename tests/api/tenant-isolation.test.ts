@@ -603,6 +603,7 @@ const PUBLIC_ROUTES = [
   'POST /api/status/:page/unlock',
   'POST /api/status/:page/subscriptions',
   'POST /api/status/:page/unsubscribe',
+  'POST /api/status/:page/subscriptions/confirm',
   'GET /status/:page',
   'GET /status/:page/*',
   // The web app's pages and files (public; the app asks the API for everything else).

@@ -3,6 +3,7 @@ import { defineOperations } from '../operation.js';
 import {
   shieldsEndpoint,
   statusComponentParams,
+  statusConfirm,
   statusHistoryQuery,
   statusNotice,
   statusPage,
@@ -148,8 +149,9 @@ export const statusReadOperations = defineOperations({
     method: 'POST',
     path: '/status/:page/subscriptions',
     summary:
-      'Subscribe an email (a confirmation link is mailed) or a webhook (signed, told at once) to the whole page or ' +
-      'some components, optionally with what they depend on; rate-limited per address' +
+      'Subscribe an email (a confirmation link is mailed, at most 3 a day per address) or a webhook (signed, told ' +
+      'at once; at most 100 a page, one per URL) to the whole page or some components, optionally with what they ' +
+      'depend on; rate-limited per address' +
       readerNote,
     tags,
     access: 'public',
@@ -157,7 +159,18 @@ export const statusReadOperations = defineOperations({
     body: statusSubscribe,
     response: statusSubscription,
     status: 201,
-    errors: [400, 401, 404, 429],
+    errors: [400, 401, 404, 409, 429],
+  },
+  confirmStatusSubscription: {
+    method: 'POST',
+    path: '/status/:page/subscriptions/confirm',
+    summary: "Confirm an email subscription with the token of its mail's link (no login, no password)",
+    tags,
+    access: 'public',
+    params: statusPageParams,
+    body: statusConfirm,
+    response: null,
+    errors: [400, 404],
   },
   unsubscribeFromStatusPage: {
     method: 'POST',

@@ -37,6 +37,7 @@ import { shortSearchIndexMigration } from './migrations/034-short-search-index.j
 import { schedulableChecksIndexMigration } from './migrations/035-schedulable-checks-index.js';
 import { callerChangesMigration } from './migrations/036-caller-changes.js';
 import { clientGrantsMigration } from './migrations/037-client-grants.js';
+import { statusSubscriptionLimitsMigration } from './migrations/038-status-subscription-limits.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -78,6 +79,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '035-schedulable-checks-index': schedulableChecksIndexMigration(),
     '036-caller-changes': callerChangesMigration(engine),
     '037-client-grants': clientGrantsMigration(),
+    '038-status-subscription-limits': statusSubscriptionLimitsMigration(),
   };
 }
 

@@ -658,6 +658,32 @@ export interface WebhookOutboxTable {
 }
 export type WebhookOutboxRow = Selectable<WebhookOutboxTable>;
 
+/** A notice event waiting to be told to a workspace's subscribers (migration 038, jobs/status-news.ts). */
+export interface StatusNewsTable {
+  id: string;
+  workspace_id: string;
+  /** Queued once: the notice's id and the history entry's time (or the maintenance window's moment). */
+  event_key: string;
+  /** JSON: services/status-subscriptions.ts NoticeNews. */
+  news: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+export type StatusNewsRow = Selectable<StatusNewsTable>;
+
+/** A confirmation mail sent to an address for a subscription of the workspace's pages (at most 3 a day). */
+export interface StatusConfirmationsTable {
+  workspace_id: string;
+  email: string;
+  created_at: string;
+}
+
 export interface StatusNotifiedTable {
   subscription_id: string;
   event_key: string;
@@ -852,6 +878,8 @@ export interface Database {
   catalog_entities: CatalogEntitiesTable;
   catalog_plans: CatalogPlansTable;
   webhook_outbox: WebhookOutboxTable;
+  status_news: StatusNewsTable;
+  status_confirmations: StatusConfirmationsTable;
   billing_accounts: BillingAccountsTable;
   stripe_events: StripeEventsTable;
   saml_requests: SamlRequestsTable;

@@ -1,11 +1,11 @@
 /**
  * Maintenance windows told to status page subscribers (DESIGN.md 13, issue 27): an hour before a scheduled
- * window starts, when it starts and when it is due to end, each once per subscription (status_notified, so
- * several processes running this job tell it once too). A window whose notice was closed meanwhile is not told:
- * its closing update was.
+ * window starts, when it starts and when it is due to end, each once per subscription. Each moment is queued once
+ * as news (its key names it, so several processes running this job queue it once too) and jobs/status-news.ts
+ * tells it. A window whose notice was closed meanwhile is not told: its closing update was.
  */
 import type { ServerContext } from '../context.js';
-import { tellSubscribers, type NoticeNews } from '../services/status-subscriptions.js';
+import { queueNews, type NoticeNews } from '../services/status-subscriptions.js';
 
 const MINUTE_MS = 60_000;
 /** How long before a window its "starts soon" goes out. */
@@ -58,7 +58,7 @@ export function startMaintenanceReminders(
       for (const window of windows) {
         for (const moment of dueMoments(window, now)) {
           await db.transaction().execute((trx) =>
-            tellSubscribers(ctx, trx, {
+            queueNews(trx, {
               notice: window,
               key: moment.stage,
               message: `${window.title}: ${moment.headline}.`,
@@ -68,10 +68,7 @@ export function startMaintenanceReminders(
           );
         }
       }
-      if (windows.length > 0) {
-        ctx.wakeMail?.();
-        ctx.wakeWebhooks?.();
-      }
+      if (windows.length > 0) ctx.wakeStatusNews?.();
     } catch (error) {
       ctx.logger.warn({ err: error }, 'could not tell maintenance windows');
     }

@@ -14,6 +14,7 @@ import { acceptFormBodies } from '../http.js';
 import { JSON_TYPE, routes, serialized } from '../operations.js';
 import { statusWatchOf } from '../services/status-live.js';
 import {
+  confirmLinkWorks,
   confirmSubscription,
   listSubscribers,
   removeSubscriber,
@@ -81,7 +82,8 @@ export function statusPageRoutes(ctx: ServerContext) {
       await requireReader(ctx, request, target);
       return target;
     };
-    const { unlockStatusPage, unsubscribeFromStatusPage, subscribeToStatusPage, ...reads } = statusReadOperations;
+    const { unlockStatusPage, unsubscribeFromStatusPage, subscribeToStatusPage, confirmStatusSubscription, ...reads } =
+      statusReadOperations;
     routes(ctx, app, reads, {
       // Made once per change of the page, serialised (and checked against the contract) then.
       statusSummary: async ({ request, params, reply }) => {
@@ -120,7 +122,7 @@ export function statusPageRoutes(ctx: ServerContext) {
       routes(
         ctx,
         forms,
-        { unlockStatusPage, unsubscribeFromStatusPage, subscribeToStatusPage },
+        { unlockStatusPage, unsubscribeFromStatusPage, subscribeToStatusPage, confirmStatusSubscription },
         {
           subscribeToStatusPage: async ({ request, params, body, reply }) => {
             const target = await readable(request, params.page);
@@ -130,12 +132,33 @@ export function statusPageRoutes(ctx: ServerContext) {
               subscription = await subscribe(ctx, target, body);
             } catch (error) {
               if (!form || !(error instanceof HttpError)) throw error;
+              if (error.headers) void reply.headers(error.headers);
               return sendHtml(reply, messagePage(target, 'Not subscribed', error.message), error.statusCode);
             }
             ctx.wakeMail?.();
             if (!form) return subscription;
-            const message = `We mailed ${body.email ?? 'you'} a link: open it to start getting updates.`;
+            const message = `We mailed ${body.email ?? 'you'} a link: open it and confirm to start getting updates.`;
             return sendHtml(reply.code(201), messagePage(target, 'Check your inbox', message), 201);
+          },
+          // The button of the confirmation link's page: a mail scanner opening the link confirms nothing.
+          confirmStatusSubscription: async ({ request, params, body, reply }) => {
+            const target = await statusTargetOf(ctx, request, params.page);
+            const confirmed = await confirmSubscription(ctx, target, body.token);
+            if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+              return sendHtml(
+                reply,
+                confirmed
+                  ? messagePage(
+                      target,
+                      'Subscription confirmed',
+                      `You will be told by email when ${target.page.title} has news. Every mail has a link to stop.`,
+                    )
+                  : brokenLinkPage(target),
+                confirmed ? 200 : 400,
+              );
+            }
+            if (!confirmed) throw notFound('No such subscription');
+            return null;
           },
           unsubscribeFromStatusPage: async ({ request, params, body, reply }) => {
             const target = await statusTargetOf(ctx, request, params.page);
@@ -189,6 +212,11 @@ const SHIELDS_COLOR = {
 
 function messagePage(target: StatusTarget, heading: string, message: string): string {
   return renderMessagePageHtml({ title: target.page.title, heading, message, backUrl: target.basePath || '/' });
+}
+
+function brokenLinkPage(target: StatusTarget): string {
+  const message = 'The link is not valid or has expired. Subscribe again from the status page.';
+  return messagePage(target, 'This link does not work', message);
 }
 
 /**
@@ -356,19 +384,23 @@ async function serveStatusPath(
   const path = rest.split('?')[0]!.replace(/\/+$/, '');
   const token = new URLSearchParams(rest.split('?')[1] ?? '').get('token') ?? '';
   // The links in mails carry their own token: no password or session needed.
+  // Opening the link only asks: its button posts the token (as the unsubscribe page does).
   if (path === '/subscriptions/confirm') {
-    const confirmed = token !== '' && (await confirmSubscription(ctx, target, token));
+    const works = token !== '' && (await confirmLinkWorks(ctx, target, token));
+    if (!works) return sendHtml(reply, brokenLinkPage(target), 400);
     return sendHtml(
       reply,
       renderMessagePageHtml({
         title: target.page.title,
-        heading: confirmed ? 'Subscription confirmed' : 'This link does not work',
-        message: confirmed
-          ? `You will be told by email when ${target.page.title} has news. Every mail has a link to stop.`
-          : 'The link is not valid or has expired. Subscribe again from the status page.',
+        heading: 'Confirm your subscription',
+        message: `Get an email when ${target.page.title} has news?`,
+        form: {
+          action: `/api/status/${target.page.handle}/subscriptions/confirm`,
+          button: 'Confirm',
+          fields: { token },
+        },
         backUrl: target.basePath || '/',
       }),
-      confirmed ? 200 : 400,
     );
   }
   if (path === '/unsubscribe') {
@@ -403,8 +435,10 @@ async function serveStatusPath(
     return sendLocked(reply, target, undefined);
   }
   if (path === '/events') {
+    const watch = statusWatchOf(ctx);
+    watch.admit(request.ip);
     reply.hijack();
-    statusWatchOf(ctx).open(target.workspace.id, reply.raw);
+    watch.open(target.workspace.id, reply.raw, request.ip);
     return reply;
   }
   const options = pageUrls(target);

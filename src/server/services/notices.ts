@@ -35,7 +35,7 @@ import { agentColumns, agentOf } from './agents.js';
 import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { recomputeServiceHealth, setServiceHealth } from './check-health.js';
-import { tellSubscribers } from './status-subscriptions.js';
+import { queueNews } from './status-subscriptions.js';
 
 const NOTICE_NOT_FOUND = 'The notice was not found';
 
@@ -201,10 +201,9 @@ export async function createNotice(
       data: { notice: row.id, type: row.type, title: row.title, status, health: row.health },
       created_at: iso,
     });
-    await tellSubscribers(ctx, trx, { notice: row, key: iso, message: input.message, event: 'notice.created' });
+    await queueNews(trx, { notice: row, key: iso, message: input.message, event: 'notice.created' });
   });
-  ctx.wakeMail?.();
-  ctx.wakeWebhooks?.();
+  ctx.wakeStatusNews?.();
   return oneNotice(db, row, service);
 }
 
@@ -254,14 +253,13 @@ export async function updateNotice(
       data: { notice: notice.id, type: notice.type, title: notice.title, status: input.status, health: input.health },
       created_at: iso,
     });
-    await tellSubscribers(ctx, trx, {
+    await queueNews(trx, {
       notice: { ...notice, ...patch },
       key: iso,
       message: input.message,
       event: 'notice.updated',
     });
   });
-  ctx.wakeMail?.();
-  ctx.wakeWebhooks?.();
+  ctx.wakeStatusNews?.();
   return oneNotice(db, { ...notice, ...patch }, found.row);
 }

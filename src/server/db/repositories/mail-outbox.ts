@@ -13,18 +13,26 @@ export type QueuedMail =
  * context's clock, which tests move), the job's clock.
  */
 export async function enqueueMail(db: Db, mail: QueuedMail): Promise<void> {
+  await enqueueMails(db, [mail]);
+}
+
+/** Queues mails in one statement (a status page's fan-out queues a batch of them at once). */
+export async function enqueueMails(db: Db, mails: readonly QueuedMail[]): Promise<void> {
+  if (mails.length === 0) return;
   const now = new Date().toISOString();
   await db
     .insertInto('mail_outbox')
-    .values({
-      id: randomUUID(),
-      kind: mail.kind,
-      workspace_domain: mail.kind === 'password-reset' ? mail.workspaceDomain : null,
-      recipient: mail.recipient,
-      subject: mail.kind === 'mail' ? mail.subject : '',
-      body: mail.kind === 'mail' ? mail.body : '',
-      ...pendingOutboxColumns(now),
-    })
+    .values(
+      mails.map((mail) => ({
+        id: randomUUID(),
+        kind: mail.kind,
+        workspace_domain: mail.kind === 'password-reset' ? mail.workspaceDomain : null,
+        recipient: mail.recipient,
+        subject: mail.kind === 'mail' ? mail.subject : '',
+        body: mail.kind === 'mail' ? mail.body : '',
+        ...pendingOutboxColumns(now),
+      })),
+    )
     .execute();
 }
 

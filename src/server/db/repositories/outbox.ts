@@ -1,17 +1,19 @@
 import { isSqlite } from '../connect.js';
-import type { ChatOutboxRow, MailOutboxRow, WebhookOutboxRow } from '../schema.js';
+import type { ChatOutboxRow, MailOutboxRow, StatusNewsRow, WebhookOutboxRow } from '../schema.js';
 import type { Db } from './workspaces.js';
 
 /**
- * What the outboxes (mail, chat, webhooks) share: rows `pending` until sent or given up, leased by one process at a time,
+ * What the outboxes (mail, chat, webhooks, status page news) share: rows `pending` until sent or given up, leased by one process at a time,
  * tried again at `next_attempt_at`. The tables have these columns alike; each keeps its own payload.
  */
-export type OutboxTable = 'mail_outbox' | 'chat_outbox' | 'webhook_outbox';
+export type OutboxTable = 'mail_outbox' | 'chat_outbox' | 'webhook_outbox' | 'status_news';
 type RowOf<T extends OutboxTable> = T extends 'mail_outbox'
   ? MailOutboxRow
   : T extends 'webhook_outbox'
     ? WebhookOutboxRow
-    : ChatOutboxRow;
+    : T extends 'status_news'
+      ? StatusNewsRow
+      : ChatOutboxRow;
 
 /** The bookkeeping columns of a row just queued: pending, due at once, never tried. */
 export function pendingOutboxColumns(now: string) {
@@ -38,7 +40,7 @@ export function claimDue<T extends OutboxTable>(
   options: { owner: string; now: string; until: string; limit: number },
 ): Promise<RowOf<T>[]> {
   const { owner, now, until, limit } = options;
-  // The two tables share these columns; the builder is typed for one of them.
+  // The tables share these columns; the builder is typed for one of them.
   const outbox = table as 'chat_outbox';
   return db
     .updateTable(outbox)

@@ -51,6 +51,7 @@ describe('migrations', () => {
         '034-short-search-index',
         '035-schedulable-checks-index',
         '036-caller-changes',
+        '040-scorecard-touches',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

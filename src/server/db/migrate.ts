@@ -36,6 +36,7 @@ import { searchTextChangesMigration } from './migrations/033-search-text-changes
 import { shortSearchIndexMigration } from './migrations/034-short-search-index.js';
 import { schedulableChecksIndexMigration } from './migrations/035-schedulable-checks-index.js';
 import { callerChangesMigration } from './migrations/036-caller-changes.js';
+import { scorecardTouchesMigration } from './migrations/040-scorecard-touches.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -76,6 +77,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '034-short-search-index': shortSearchIndexMigration(engine),
     '035-schedulable-checks-index': schedulableChecksIndexMigration(),
     '036-caller-changes': callerChangesMigration(engine),
+    '040-scorecard-touches': scorecardTouchesMigration(engine),
   };
 }
 

@@ -194,6 +194,43 @@ describe('"Test": one run, nothing saved', () => {
     expect(closed).toMatchObject({ success: false, error: { class: 'refused' } });
   });
 
+  it('tries a connection the target resets before answering once more with retries: 1 (a network error)', async () => {
+    let connections = 0;
+    // Every other connection is reset as soon as the request arrives; the others are answered.
+    const flaky = createTcpServer((socket) => {
+      const reset = connections++ % 2 === 0;
+      socket.on('error', () => {});
+      socket.once('data', () =>
+        reset ? socket.resetAndDestroy() : socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'),
+      );
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/`;
+    const run = async (retries: number) => {
+      const response = await call(owner, 'POST', '/api/services/api-svc/health-checks/actions/test', {
+        ...common,
+        name: 'Flaky',
+        endpoint,
+        retries,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return json<HealthCheckResult>(response);
+    };
+    try {
+      expect(await run(0)).toMatchObject({
+        success: false,
+        error: { class: 'refused', message: 'Connection reset by the server before answering' },
+      });
+      expect(connections).toBe(1);
+      // The second connection is answered.
+      connections = 0;
+      expect(await run(1)).toMatchObject({ success: true, status: 200 });
+      expect(connections).toBe(2);
+    } finally {
+      await new Promise((resolve) => flaky.close(resolve));
+    }
+  });
+
   it('is for editors, and a heartbeat has nothing to run', async () => {
     const body = { ...common, name: 'Try', endpoint: `${base}/` };
     expect((await call(guest, 'POST', '/api/services/api-svc/health-checks/actions/test', body)).statusCode).toBe(403);

@@ -51,6 +51,8 @@ async function create(service: string, body: object) {
 
 beforeAll(async () => {
   target = createServer((request, response) => {
+    // The RDAP bootstrap file (RFC 9224) of the domain checks: .de with no RDAP service, as IANA has it.
+    if (request.url === '/rdap/dns.json') return void response.end(JSON.stringify({ services: [[['de'], []]] }));
     const send = () => {
       response.setHeader('content-type', 'application/json');
       response.setHeader('x-version', version);
@@ -64,7 +66,11 @@ beforeAll(async () => {
   tcp = createTcpServer((socket) => socket.end('220 ready\r\n'));
   await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
   tcpPort = (tcp.address() as AddressInfo).port;
-  server = await startTestServer({ BEACON_ALLOW_PRIVATE_TARGETS: '1', BEACON_CHECK_TEST_RATE_LIMIT: '12' });
+  server = await startTestServer({
+    BEACON_ALLOW_PRIVATE_TARGETS: '1',
+    BEACON_CHECK_TEST_RATE_LIMIT: '12',
+    BEACON_RDAP_BOOTSTRAP_URL: `${base}/rdap/dns.json`,
+  });
   owner = await registerWorkspace(server, 'kindsco');
   guest = await addMember(server, owner, 'gus', 'guest');
   outsider = await registerWorkspace(server, 'otherco');
@@ -229,6 +235,30 @@ describe('"Test": one run, nothing saved', () => {
     } finally {
       await new Promise((resolve) => flaky.close(resolve));
     }
+  });
+
+  it('says unknown for a domain whose TLD has no RDAP service, and passes', async () => {
+    const result = json<HealthCheckResult>(
+      await call(owner, 'POST', '/api/services/edge-tls/health-checks/actions/test', {
+        ...common,
+        name: 'Registration',
+        kind: 'domain',
+        endpoint: 'example.de',
+      }),
+    );
+    expect(result).toMatchObject({
+      success: true,
+      assertions: [
+        {
+          source: 'domain.days_left',
+          op: '>=',
+          expected: '30 (not judged: .de has no RDAP service)',
+          actual: 'unknown',
+          pass: true,
+        },
+      ],
+    });
+    expect(result.error).toBeUndefined();
   });
 
   it('is for editors, and a heartbeat has nothing to run', async () => {

@@ -30,6 +30,8 @@ export interface ServerContext {
   wakeMail?: () => void;
   /** Set while this process runs the webhook outbox job: delivers status page webhooks just queued at once. */
   wakeWebhooks?: () => void;
+  /** Set while this process runs the maintenance reminders: looks again at once after a window was made or moved. */
+  wakeMaintenance?: () => void;
 }
 
 export function isoNow(ctx: Pick<ServerContext, 'now'>, offsetSeconds = 0): string {

@@ -205,6 +205,7 @@ export async function createNotice(
   });
   ctx.wakeMail?.();
   ctx.wakeWebhooks?.();
+  ctx.wakeMaintenance?.();
   return oneNotice(db, row, service);
 }
 
@@ -263,5 +264,6 @@ export async function updateNotice(
   });
   ctx.wakeMail?.();
   ctx.wakeWebhooks?.();
+  ctx.wakeMaintenance?.();
   return oneNotice(db, { ...notice, ...patch }, found.row);
 }

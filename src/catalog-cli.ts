@@ -3,8 +3,9 @@
  * an API client's credentials (scope `beacon.catalog.manage`). Plan and apply print the plan as a person reads it
  * and exit non-zero when an entity is in error or conflict.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { Agent, fetch } from 'undici';
 import type { CatalogPlanAnswer } from './contract/catalog.js';
@@ -59,20 +60,43 @@ function connect(options: Connection) {
   };
 }
 
-/** The files as the server reads them: paths relative to the root (a Location's targets are), `/` between folders. */
-async function readFiles(paths: readonly string[], root: string): Promise<DescriptorFile[]> {
+const outside = (name: string) => name === '..' || name.startsWith(`..${sep}`) || isAbsolute(name);
+
+/** The folder holding every one of `paths` (absolute). */
+function commonFolder(paths: readonly string[]): string {
+  let common = dirname(paths[0]!);
+  while (paths.some((path) => outside(relative(common, path)))) common = dirname(common);
+  return common;
+}
+
+/** The git work tree `folder` is in (the nearest folder up with a `.git`), or null. */
+function workTreeOf(folder: string): string | null {
+  for (let at = folder; ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return at;
+    if (dirname(at) === at) return null;
+  }
+}
+
+/**
+ * The files as the server reads them: paths relative to the root (a Location's targets are), `/` between folders.
+ * With `--root`, the files are named from it; without, from where the command runs, and the root is the git work
+ * tree holding them, else their common folder: a repository's paths, wherever the command runs.
+ */
+async function readFiles(paths: readonly string[], root: string | undefined): Promise<DescriptorFile[]> {
+  const files = paths.map((path) => resolve(root ?? '.', path));
+  const base = root !== undefined ? resolve(root) : (workTreeOf(commonFolder(files)) ?? commonFolder(files));
   return Promise.all(
-    paths.map(async (path) => {
-      const name = relative(resolve(root), resolve(root, path)).split('\\').join('/');
-      if (name.startsWith('../')) throw new Error(`${path} is outside the root ${root} (--root)`);
-      return { path: name, content: await readFile(resolve(root, path), 'utf8') };
+    files.map(async (file, index) => {
+      const name = relative(base, file);
+      if (outside(name)) throw new Error(`${paths[index]} is outside the root ${root} (--root)`);
+      return { path: name.split(sep).join('/'), content: await readFile(file, 'utf8') };
     }),
   );
 }
 
 const failed = (plan: CatalogPlanAnswer) => plan.counts.error + plan.counts.conflict > 0;
 
-type PlanOptions = Connection & { source?: string; root: string };
+type PlanOptions = Connection & { source?: string; root?: string };
 
 async function planAndMaybeApply(files: string[], options: PlanOptions, applyIt: boolean) {
   const server = connect(options);
@@ -106,12 +130,18 @@ export function catalogCommand(program: Command): void {
   withConnection(catalog.command('plan').argument('<files...>', 'descriptor files (catalog-info.yaml)'))
     .description('print what applying the files would do; exits 2 when an entity is in error or conflict')
     .option('--source <name>', 'plan against a source: its entities the files no longer describe are deleted')
-    .option('--root <dir>', 'the folder the files and their Locations are relative to', '.')
+    .option(
+      '--root <dir>',
+      'the folder the files and their Locations are relative to (default: their git work tree, else their common folder)',
+    )
     .action((files: string[], options: PlanOptions) => planAndMaybeApply(files, options, false));
   withConnection(catalog.command('apply').argument('<files...>', 'descriptor files (catalog-info.yaml)'))
     .description('plan the files, print the plan and apply it; exits 2 when an entity is in error or conflict')
     .option('--source <name>', 'apply as a source: its entities the files no longer describe are deleted')
-    .option('--root <dir>', 'the folder the files and their Locations are relative to', '.')
+    .option(
+      '--root <dir>',
+      'the folder the files and their Locations are relative to (default: their git work tree, else their common folder)',
+    )
     .action((files: string[], options: PlanOptions) => planAndMaybeApply(files, options, true));
   withConnection(catalog.command('export'))
     .description('write the workspace as descriptor files')

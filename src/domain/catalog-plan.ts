@@ -250,14 +250,17 @@ export function planCatalog(read: ReadDescriptors, current: CurrentCatalogue, so
   for (const entity of described) {
     if (entity.kind === 'team') planTeam(plan, entity, teams, describedHandles.team, knownTeams, current, source);
   }
+  // Services the files describe as they are but this plan may not write (another's): their APIs are compared too.
+  const held: ServiceWrite[] = [];
   for (const entity of described) {
     if (entity.kind === 'service') {
       const known = { teams: knownTeams, services: knownServices, apis: knownApis };
-      planService(plan, entity, services, describedHandles.service, known, current, source);
+      const write = planService(plan, entity, services, describedHandles.service, known, current, source);
+      if (write) held.push(write);
     }
   }
   const servicesById = new Map(apis.length > 0 ? current.services.map((s) => [s.id, s]) : []);
-  for (const api of apis) planApi(plan, api, servicesById);
+  for (const api of apis) planApi(plan, api, servicesById, held);
   for (const errored of read.errored) {
     plan.changes.push({
       kind: errored.kind ?? 'unknown',
@@ -356,6 +359,7 @@ function planTeam(
   planEntity(plan, 'team', write, existing, diff, unresolved, source);
 }
 
+/** Plans a service; answers its write when the plan holds it unchanged without writing it (another's). */
 function planService(
   plan: CatalogPlan,
   entity: ServiceEntity,
@@ -364,7 +368,7 @@ function planService(
   known: { teams: ReadonlySet<string>; services: ReadonlySet<string>; apis: ReadonlySet<string> },
   current: CurrentCatalogue,
   source: PlanSource | null,
-): void {
+): ServiceWrite | null {
   const existing = existingOf(entity, services, described);
   if (!known.teams.has(entity.owner)) {
     plan.changes.push({
@@ -374,7 +378,7 @@ function planService(
       errors: [{ ...entity.place, message: `The owner team ${entity.owner} is neither in Beacon nor in the files` }],
       ...placeOf(entity),
     });
-    return;
+    return null;
   }
   const unresolved: string[] = [];
   const dependsOn: string[] = [];
@@ -422,9 +426,13 @@ function planService(
       ['slo', sloText(service.slo), sloText(write.slo ?? service.slo)],
       ['slack_channel', service.slackChannel, write.slackChannel ?? service.slackChannel],
     ]);
-  planEntity(plan, 'service', write, existing, diff, unresolved, source);
+  return planEntity(plan, 'service', write, existing, diff, unresolved, source) ? write : null;
 }
 
+/**
+ * One entity's line, write and standing; answers true when it is another's (a source's, or Beacon's for a source)
+ * and the files describe it as it is: unchanged, not written. Only a change of another's entity is a conflict.
+ */
 function planEntity<W extends ServiceWrite | TeamWrite, C extends CurrentEntity>(
   plan: CatalogPlan,
   kind: 'service' | 'team',
@@ -433,7 +441,7 @@ function planEntity<W extends ServiceWrite | TeamWrite, C extends CurrentEntity>
   diffWith: (current: C) => FieldDiff[],
   unresolved: string[],
   source: PlanSource | null,
-): void {
+): boolean {
   const place = { path: write.place.path, line: write.place.line };
   const extra = unresolved.length > 0 ? { unresolved } : {};
   if (!existing) {
@@ -441,7 +449,7 @@ function planEntity<W extends ServiceWrite | TeamWrite, C extends CurrentEntity>
     plan.changes.push({ kind, handle: write.handle, action: 'create', diff, ...extra, ...place });
     plan.writes.push(write);
     if (source) plan.standings.push(standing(kind, write, null, 'synced', null));
-    return;
+    return false;
   }
   const owner = ownership(existing, source, kind);
   if (owner === 'leave') {
@@ -455,18 +463,25 @@ function planEntity<W extends ServiceWrite | TeamWrite, C extends CurrentEntity>
     if (source && existing.managedBy?.sourceId === source.id) {
       plan.standings.push(standing(kind, write, existing.id, 'synced', null));
     }
-    return;
-  }
-  if (owner !== 'mine') {
-    plan.changes.push({ kind, handle: write.handle, action: 'conflict', message: owner, ...place });
-    if (source) plan.standings.push(standing(kind, write, null, 'conflict', owner));
-    return;
+    return false;
   }
   const diff = diffWith(existing);
+  if (owner !== 'mine') {
+    // The source still may not have it: its list says so, whatever this plan answers.
+    if (source) plan.standings.push(standing(kind, write, null, 'conflict', owner));
+    if (diff.length > 0) {
+      plan.changes.push({ kind, handle: write.handle, action: 'conflict', message: owner, ...place });
+      return false;
+    }
+    const manager = existing.managedBy ? `Managed in ${existing.managedBy.sourceName}` : 'Made in Beacon';
+    plan.changes.push({ kind, handle: write.handle, action: 'unchanged', message: manager, ...extra, ...place });
+    return true;
+  }
   const action = diff.length > 0 ? 'update' : 'unchanged';
   plan.changes.push({ kind, handle: write.handle, action, ...(diff.length ? { diff } : {}), ...extra, ...place });
   plan.writes.push({ ...write, action });
   if (source) plan.standings.push(standing(kind, write, existing.id, 'synced', null));
+  return false;
 }
 
 const sloText = (slo: PlannedSlo | null) => (slo ? formatSloAnnotation(slo) : null);
@@ -501,13 +516,34 @@ export function definitionSummary(content: string): string {
 
 /**
  * An API's definition becomes a published spec page (its handle the API's) on each service the plan writes that
- * provides it. Its line says which services get it, and whether its title or definition change.
+ * provides it. Its line says which services get it, and whether its title or definition change. A providing service
+ * the plan holds without writing (`held`, another's) must have the page as it is, else the API is a conflict.
  */
-function planApi(plan: CatalogPlan, api: ApiEntity, servicesById: ReadonlyMap<string, CurrentService>): void {
+function planApi(
+  plan: CatalogPlan,
+  api: ApiEntity,
+  servicesById: ReadonlyMap<string, CurrentService>,
+  held: readonly ServiceWrite[],
+): void {
   const place = placeOf(api);
-  const providers = plan.writes.filter(
-    (write): write is ServiceWrite => write.kind === 'service' && write.apis.includes(api.handle),
-  );
+  const provides = (write: ServiceWrite | TeamWrite): write is ServiceWrite =>
+    write.kind === 'service' && write.apis.includes(api.handle);
+  const providers = plan.writes.filter(provides);
+  const pageOf = (write: ServiceWrite) =>
+    (write.id === null ? undefined : servicesById.get(write.id))?.specs.find((s) => s.handle === api.handle);
+  const isStale = (page: CurrentSpec | undefined) =>
+    !page || page.title !== api.name || page.content !== api.definition;
+  const others = held.filter(provides);
+  const changed = others.filter((write) => isStale(pageOf(write)));
+  if (changed.length > 0) {
+    const message = `Its definition would change on ${changed.map((w) => w.handle).join(', ')}, not this plan's to change`;
+    plan.changes.push({ kind: 'api', handle: api.handle, action: 'conflict', message, ...place });
+    return;
+  }
+  if (providers.length === 0 && others.length > 0) {
+    plan.changes.push({ kind: 'api', handle: api.handle, action: 'unchanged', ...place });
+    return;
+  }
   if (providers.length === 0) {
     plan.changes.push({
       kind: 'api',
@@ -518,10 +554,7 @@ function planApi(plan: CatalogPlan, api: ApiEntity, servicesById: ReadonlyMap<st
     });
     return;
   }
-  const pages = providers.map((write) => ({
-    write,
-    page: (write.id === null ? undefined : servicesById.get(write.id))?.specs.find((s) => s.handle === api.handle),
-  }));
+  const pages = providers.map((write) => ({ write, page: pageOf(write) }));
   const has = pages.filter(({ page }) => page).map(({ write }) => write.handle);
   const first = pages.find(({ page }) => page)?.page;
   const diff = diffOf([
@@ -529,7 +562,7 @@ function planApi(plan: CatalogPlan, api: ApiEntity, servicesById: ReadonlyMap<st
     ['title', first?.title ?? null, api.name],
     ['definition', first ? definitionSummary(first.content) : null, definitionSummary(api.definition)],
   ]);
-  const stale = pages.filter(({ page }) => !page || page.title !== api.name || page.content !== api.definition);
+  const stale = pages.filter(({ page }) => isStale(page));
   for (const { write } of stale) {
     plan.specs.push({
       kind: 'spec',

@@ -10,11 +10,12 @@
  * `recover_after` successes in a row to be up again (DESIGN.md 12).
  *
  * Why (issue 26 item 3): the newest result's error class and message, each failing assertion's expected and
- * actual value ('missing' when nothing was seen), the latency and the certificate's days left. Results cached
+ * actual value ('missing' when nothing was seen), the latency, the certificate's days left and a domain's unknown
+ * expiry (a TLD without RDAP, issue 48: said, never failing). Results cached
  * before errors had a class (a string) still read.
  */
 import { BUCKET_MS, uptimeOf, type AggregatePoint, type ReportBucket } from './check-aggregates.js';
-import type { AssertionResult, CheckKind, ErrorClass } from './check-kinds.js';
+import { notJudgedReason, type AssertionResult, type CheckKind, type ErrorClass } from './check-kinds.js';
 import {
   afterRun,
   checkStatusOf,
@@ -146,6 +147,9 @@ export function certDaysLeftText(daysLeft: number): string {
   return `Certificate: expired ${days(-daysLeft)} ago`;
 }
 
+/** 'Domain expiry: unknown (.de has no RDAP service)'. */
+export const expiryUnknownText = (reason: string) => `Domain expiry: unknown (${reason})`;
+
 /** A heartbeat's rhythm in words: 'Every 5 min, 1 min grace' or 'On 0 3 * * * (Europe/Berlin), 1 min grace'. */
 export function heartbeatText(check: {
   frequency: number;
@@ -189,6 +193,8 @@ export interface LatestResult {
   /** The assertions that failed, with what they expected and what was seen. */
   failing: AssertionResult[];
   certDaysLeft: number | null;
+  /** Why the domain's expiry is unknown (a TLD without RDAP): not judged, never failing; null when known. */
+  expiryUnknown: string | null;
   severity: Importance | null;
 }
 
@@ -204,6 +210,7 @@ export function latestResultOf(results: ReadonlyArray<CardResult>): LatestResult
     error: resultErrorOf(latest),
     failing: (latest.assertions ?? []).filter((assertion) => !assertion.pass),
     certDaysLeft: latest.cert?.days_left ?? null,
+    expiryUnknown: (latest.assertions ?? []).map(notJudgedReason).find((reason) => reason !== null) ?? null,
     severity: latest.severity ?? null,
   };
 }

@@ -136,3 +136,18 @@ export interface CheckRun extends ResultDetails {
 
 /** Longest `actual` kept per assertion. */
 export const ASSERTION_ACTUAL_MAX = 200;
+
+/**
+ * What a value that could not be known reads as (a domain whose TLD has no RDAP service): its assertion passes, with
+ * `actual` this and `expected` saying why ({@link notJudged}). Unknown is never failing (DESIGN.md 12).
+ */
+export const UNKNOWN_ACTUAL = 'unknown';
+
+/** An assertion's `expected` when it was not judged: the expected value and the reason. */
+export const notJudged = (expected: string, reason: string) => `${expected} (not judged: ${reason})`;
+
+/** The reason an assertion was not judged, from its `expected` ({@link notJudged}); null when it was judged. */
+export function notJudgedReason(assertion: Pick<AssertionResult, 'expected' | 'actual'>): string | null {
+  if (assertion.actual !== UNKNOWN_ACTUAL) return null;
+  return /\(not judged: (.*)\)$/.exec(assertion.expected)?.[1] ?? null;
+}

@@ -27,15 +27,22 @@
  *   saw; with no previous value, or nothing observed now, it passes. Its `actual` is what to store as the next
  *   previous value (changedValues() does that, keeping the last value seen through a missing one); a value
  *   longer than 200 characters is kept as its start and a hash of the whole, so a change past the cut shows.
- * - `domain.days_left` when RDAP knows no expiry (a TLD without RDAP) is not judged: it passes, with the reason in
- *   `expected`: unknown is never failing.
+ * - `domain.days_left` when RDAP knows no expiry (a TLD without RDAP) is not judged: it passes, `actual` is
+ *   `unknown` and `expected` says why: unknown is never failing. (`changed` keeps `actual` null: nothing to store.)
  * - `schema` needs `options.schema` (the linked operation's response schema, a later issue); without it the
  *   assertion fails with `expected: 'a response schema'`.
  */
 import jsonata from 'jsonata';
 import { RE2JS } from 're2js';
 import { checkAssertion, formatValue, parseNumber, parseRange } from '../domain/assertion-text.js';
-import { ASSERTION_ACTUAL_MAX, type Assertion, type AssertionResult, type Observation } from '../domain/check-kinds.js';
+import {
+  ASSERTION_ACTUAL_MAX,
+  notJudged,
+  UNKNOWN_ACTUAL,
+  type Assertion,
+  type AssertionResult,
+  type Observation,
+} from '../domain/check-kinds.js';
 import { IMPORTANCES, type Importance } from '../domain/health.js';
 
 /** jsonata 2.2's own limits: ms per evaluation, evaluation depth, values in a sequence. */
@@ -670,7 +677,7 @@ async function evaluateOne(compiled: Compiled, evaluation: Evaluation): Promise<
     const before = previous && Object.hasOwn(previous, assertion.source) ? previous[assertion.source] : undefined;
     const expected = typeof before === 'string' ? before : 'no previous value';
     if (resolved.kind === 'error') return result(`${expected} (${resolved.note})`, null, false);
-    if (resolved.kind === 'unknown') return result(`${expected} (not judged: ${resolved.note})`, null, true);
+    if (resolved.kind === 'unknown') return result(notJudged(expected, resolved.note), null, true);
     if (resolved.kind === 'missing') return result(expected, null, true);
     const actual = changedForm(resolved.text);
     return result(expected, actual, typeof before !== 'string' || before === actual);
@@ -679,7 +686,7 @@ async function evaluateOne(compiled: Compiled, evaluation: Evaluation): Promise<
     case 'error':
       return result(withNote(resolved.note), null, false);
     case 'unknown':
-      return result(withNote(`not judged: ${resolved.note}`), null, true);
+      return result(notJudged(compiled.expected, resolved.note), UNKNOWN_ACTUAL, true);
     case 'missing':
       return result(withNote(resolved.note), null, assertion.op === 'missing');
     default:

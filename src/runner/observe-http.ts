@@ -9,6 +9,8 @@ import { certificateRecordingAgent, recordedCertificate } from './certificates.j
 import { createGuardedAgent } from './guarded-agent.js';
 import {
   BODY_CAP_BYTES,
+  describeError,
+  isDroppedConnection,
   probeError,
   startDeadline,
   stopwatch,
@@ -98,11 +100,15 @@ export async function observeHttp(spec: ProbeSpec, options: ObserveOptions): Pro
       ...(answer.error && { error: answer.error }),
     };
   } catch (error) {
+    // Accepted, then closed or reset before any answer: the network's failure, not an answer's (retried).
+    const dropped = seen.status === undefined && !deadline.signal.aborted && isDroppedConnection(error);
     return {
       connected: seen.status !== undefined,
       latency_ms: elapsed(),
       ...seen,
-      error: probeError(error, url.hostname, deadline),
+      error: dropped
+        ? { class: 'refused', message: `${describeError(error, url.hostname)} before answering` }
+        : probeError(error, url.hostname, deadline),
     };
   } finally {
     deadline.clear();

@@ -119,6 +119,13 @@ export function isDnsError(error: unknown): boolean {
   return DNS_CODES.has(codeOf(error) ?? '');
 }
 
+/** The peer closed or reset the connection (what undici and Node say when it drops). */
+const DROPPED_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+export function isDroppedConnection(error: unknown): boolean {
+  return DROPPED_CODES.has(codeOf(error) ?? '');
+}
+
 /** Words for a failed connection or exchange with `host` (never the address a name resolved to). */
 export function describeError(error: unknown, host: string): string {
   if (error instanceof RefusedAddressError) return error.message;

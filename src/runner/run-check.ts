@@ -37,7 +37,7 @@ export function runnableCheck(
   return { spec, assertions: compileAssertions(assertions), importance, retries, ...(schema ? { schema } : {}) };
 }
 
-/** Errors worth a second try within the run: the network, not the answer. */
+/** Errors worth a second try within the run: the network (a connection dropped before answering too), not the answer. */
 const RETRIED = new Set(['dns', 'refused', 'timeout']);
 
 /** The values `changed` assertions compare the next run with, by source (assertions.ts changedValues). */

@@ -32,6 +32,8 @@ export interface ServerContext {
   wakeWebhooks?: () => void;
   /** Set while this process runs the status news job: tells a notice event just written to its subscribers. */
   wakeStatusNews?: () => void;
+  /** Set while this process runs the maintenance reminders: looks again at once after a window was made or moved. */
+  wakeMaintenance?: () => void;
 }
 
 export function isoNow(ctx: Pick<ServerContext, 'now'>, offsetSeconds = 0): string {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +18,12 @@ let credentials: string[];
 /** tsx by its file: the CLI runs in a temporary folder, where no package resolves. */
 const TSX = pathToFileURL(join(process.cwd(), 'node_modules/tsx/dist/loader.mjs')).href;
 
-const beacon = (args: string[]) =>
+const beacon = (args: string[], cwd = dir) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
       ['--import', TSX, join(process.cwd(), 'src/cli.ts'), ...args],
-      { cwd: dir, env: { ...process.env, BEACON_CLIENT_ID: credentials[0], BEACON_CLIENT_SECRET: credentials[1] } },
+      { cwd, env: { ...process.env, BEACON_CLIENT_ID: credentials[0], BEACON_CLIENT_SECRET: credentials[1] } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -107,6 +107,40 @@ spec:
     ]);
     expect(again.stdout).toMatch(/^No changes\./m);
     expect(again.code).toBe(0);
+  });
+
+  it('plans files named from another folder: paths from their git work tree, else their common folder', async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), 'beacon-elsewhere-'));
+    try {
+      // The files of the first test, from a folder that holds none of them: named as from their own folder.
+      const same = await beacon(['catalog', 'plan', join(dir, 'catalog-info.yaml'), '--url', url()], elsewhere);
+      expect(same.stderr).toBe('');
+      expect(same.stdout).toMatch(/^No changes\./m);
+      expect(same.code).toBe(0);
+      // In a git work tree, its paths, whichever folder of it the files are in.
+      await mkdir(join(dir, 'repo', '.git'), { recursive: true });
+      await mkdir(join(dir, 'repo', 'services'), { recursive: true });
+      await writeFile(
+        join(dir, 'repo', 'services', 'billing.yaml'),
+        'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: billing\nspec:\n  lifecycle: production\n  owner: payments\n',
+      );
+      const repo = await beacon(
+        ['catalog', 'plan', join(dir, 'repo', 'services', 'billing.yaml'), '--url', url()],
+        elsewhere,
+      );
+      expect(repo.stderr).toBe('');
+      expect(repo.stdout).toContain('+ create service billing (services/billing.yaml:1)');
+      expect(repo.code).toBe(0);
+      // --root still says where paths start, and a file outside it is refused.
+      const outside = await beacon(
+        ['catalog', 'plan', join(dir, 'catalog-info.yaml'), '--root', 'repo', '--url', url()],
+        dir,
+      );
+      expect(outside.code).toBe(1);
+      expect(outside.stderr).toContain('is outside the root repo');
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('fails with the server’s word when the credentials are wrong', async () => {

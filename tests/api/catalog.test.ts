@@ -264,6 +264,31 @@ describe('sources', () => {
     ]);
   });
 
+  it('plans the exported workspace as unchanged, what the source manages included, with or without the source', async () => {
+    const { files: exported } = json<{ files: Array<{ path: string; content: string }> }>(
+      await call(cast.admin, 'GET', '/api/catalog/export'),
+    );
+    for (const as of [undefined, 'shop-repo']) {
+      const answer = await plan(cast.admin, exported, as);
+      expect(answer.counts, as).toMatchObject({ create: 0, update: 0, delete: 0, conflict: 0, error: 0 });
+      expect(changeOf(answer, 'service', 'cart'), as).toMatchObject({
+        action: 'unchanged',
+        ...(as ? {} : { message: 'Managed in shop-repo' }),
+      });
+      expect(changeOf(answer, 'team', 'shop')?.action, as).toBe('unchanged');
+      expect(changeOf(answer, 'service', 'basket'), as).toMatchObject({ action: 'unchanged' });
+    }
+    // A change to what the source manages is still a conflict for a plan without it.
+    const changed = exported.map((file) => ({
+      ...file,
+      content: file.content.replace('name: cart', 'name: cart\n  title: Cart!'),
+    }));
+    expect(changeOf(await plan(cast.admin, changed), 'service', 'cart')).toMatchObject({
+      action: 'conflict',
+      message: expect.stringContaining('managed in shop-repo'),
+    });
+  });
+
   it('keeps the last good version of an entity in error, and says why', async () => {
     const broken = shopFiles(['cart', 'basket']).map((f) =>
       f.path === 'services.yaml'
@@ -488,7 +513,7 @@ ${indent(openapi('0.1.0'), '    ')}`,
     );
     expect(exported.find((f) => f.path === 'apis/ledger-api.yaml')?.content).toContain('Ledger API');
     const reexport = await plan(cast.admin, exported);
-    expect(reexport.counts).toMatchObject({ create: 0, update: 0, delete: 0, error: 0 });
+    expect(reexport.counts).toMatchObject({ create: 0, update: 0, delete: 0, conflict: 0, error: 0 });
   });
 
   it('updates the page as a new revision and the check in place; refuses a definition that is not OpenAPI', async () => {

@@ -51,6 +51,8 @@ async function create(service: string, body: object) {
 
 beforeAll(async () => {
   target = createServer((request, response) => {
+    // The RDAP bootstrap file (RFC 9224) of the domain checks: .de with no RDAP service, as IANA has it.
+    if (request.url === '/rdap/dns.json') return void response.end(JSON.stringify({ services: [[['de'], []]] }));
     const send = () => {
       response.setHeader('content-type', 'application/json');
       response.setHeader('x-version', version);
@@ -64,7 +66,11 @@ beforeAll(async () => {
   tcp = createTcpServer((socket) => socket.end('220 ready\r\n'));
   await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
   tcpPort = (tcp.address() as AddressInfo).port;
-  server = await startTestServer({ BEACON_ALLOW_PRIVATE_TARGETS: '1', BEACON_CHECK_TEST_RATE_LIMIT: '12' });
+  server = await startTestServer({
+    BEACON_ALLOW_PRIVATE_TARGETS: '1',
+    BEACON_CHECK_TEST_RATE_LIMIT: '12',
+    BEACON_RDAP_BOOTSTRAP_URL: `${base}/rdap/dns.json`,
+  });
   owner = await registerWorkspace(server, 'kindsco');
   guest = await addMember(server, owner, 'gus', 'guest');
   outsider = await registerWorkspace(server, 'otherco');
@@ -192,6 +198,67 @@ describe('"Test": one run, nothing saved', () => {
       }),
     );
     expect(closed).toMatchObject({ success: false, error: { class: 'refused' } });
+  });
+
+  it('tries a connection the target resets before answering once more with retries: 1 (a network error)', async () => {
+    let connections = 0;
+    // Every other connection is reset as soon as the request arrives; the others are answered.
+    const flaky = createTcpServer((socket) => {
+      const reset = connections++ % 2 === 0;
+      socket.on('error', () => {});
+      socket.once('data', () =>
+        reset ? socket.resetAndDestroy() : socket.end('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'),
+      );
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/`;
+    const run = async (retries: number) => {
+      const response = await call(owner, 'POST', '/api/services/api-svc/health-checks/actions/test', {
+        ...common,
+        name: 'Flaky',
+        endpoint,
+        retries,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return json<HealthCheckResult>(response);
+    };
+    try {
+      expect(await run(0)).toMatchObject({
+        success: false,
+        error: { class: 'refused', message: 'Connection reset by the server before answering' },
+      });
+      expect(connections).toBe(1);
+      // The second connection is answered.
+      connections = 0;
+      expect(await run(1)).toMatchObject({ success: true, status: 200 });
+      expect(connections).toBe(2);
+    } finally {
+      await new Promise((resolve) => flaky.close(resolve));
+    }
+  });
+
+  it('says unknown for a domain whose TLD has no RDAP service, and passes', async () => {
+    const result = json<HealthCheckResult>(
+      await call(owner, 'POST', '/api/services/edge-tls/health-checks/actions/test', {
+        ...common,
+        name: 'Registration',
+        kind: 'domain',
+        endpoint: 'example.de',
+      }),
+    );
+    expect(result).toMatchObject({
+      success: true,
+      assertions: [
+        {
+          source: 'domain.days_left',
+          op: '>=',
+          expected: '30 (not judged: .de has no RDAP service)',
+          actual: 'unknown',
+          pass: true,
+        },
+      ],
+    });
+    expect(result.error).toBeUndefined();
   });
 
   it('is for editors, and a heartbeat has nothing to run', async () => {

@@ -53,6 +53,7 @@ describe('migrations', () => {
         '036-caller-changes',
         '037-client-grants',
         '038-status-subscription-limits',
+        '040-scorecard-touches',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

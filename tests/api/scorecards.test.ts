@@ -417,7 +417,7 @@ describe('scorecards', () => {
           data: { fields: ['description'] },
           created_at: new Date().toISOString(),
         });
-        // The refresh has looked while the change is not committed (on PostgreSQL it saw no event yet; on SQLite
+        // The refresh has looked while the change is not committed (on PostgreSQL it saw no touch yet; on SQLite
         // its read waits for the one connection).
         await vi.waitFor(() => expect(refresh.passes()).toBeGreaterThan(passes));
       });

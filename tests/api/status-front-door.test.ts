@@ -115,6 +115,26 @@ describe('the front door', () => {
     }
   });
 
+  it('revalidates summary.json with its ETag at the door, as its route does', async () => {
+    const summary = await getCounted('/api/status/public/summary.json');
+    expect(summary.atDoor).toBe(true);
+    const etag = summary.headers.etag as string;
+    expect(etag).toMatch(/^W\/".+"$/);
+    const door = await getCounted('/api/status/public/summary.json', { 'if-none-match': etag });
+    expect(door.atDoor).toBe(true);
+    expect(door.status).toBe(304);
+    expect(door.body.length).toBe(0);
+    expect(door.headers).toMatchObject({ etag, 'cache-control': 'no-cache', 'access-control-allow-origin': '*' });
+    // The route answers a page the door does not serve the same way.
+    const routed = await server.app.inject({
+      method: 'GET',
+      url: '/api/status/public/summary.json',
+      headers: { host: hostOf('doorco'), 'if-none-match': etag },
+    });
+    expect(routed.statusCode).toBe(304);
+    expect(routed.headers.etag).toBe(etag);
+  });
+
   it('shows a change another process writes in the very next answer', async () => {
     const before = await getCounted('/api/status/public/summary.json');
     expect(before.atDoor).toBe(true);

@@ -293,6 +293,49 @@ describe('what a visitor reads', () => {
   });
 });
 
+describe('revalidating the JSON reads', () => {
+  const reads = [
+    '/api/status/public/summary.json',
+    '/api/status/public/view',
+    '/api/status/public/history',
+    '/api/status/public/history?limit=1',
+    '/api/status/public/shields/checkout.json',
+  ];
+  const revalidate = (url: string, etag: string) =>
+    server.app.inject({ method: 'GET', url, headers: { host: hostOf('statusco'), 'if-none-match': etag } });
+
+  it('gives summary.json, view, history and the Shields endpoint an ETag each, and 304 while it stands', async () => {
+    const etags = new Map<string, string>();
+    for (const url of reads) {
+      const read = await visit(url);
+      expect(read.statusCode, url).toBe(200);
+      const etag = read.headers.etag as string;
+      expect(etag, url).toMatch(/^W\/".+"$/);
+      expect(read.headers['cache-control'], url).toBe('no-cache');
+      expect((await visit(url)).headers.etag, url).toBe(etag);
+      const again = await revalidate(url, etag);
+      expect(again.statusCode, url).toBe(304);
+      expect(again.body, url).toBe('');
+      expect(again.headers.etag, url).toBe(etag);
+      // Among others, as a cache sends them.
+      expect((await revalidate(url, `W/"other", ${etag}`)).statusCode, url).toBe(304);
+      etags.set(url, etag);
+    }
+    // One read's ETag is no other's.
+    expect(new Set(etags.values()).size).toBe(reads.length);
+    expect((await revalidate(reads[0]!, etags.get(reads[1]!)!)).statusCode).toBe(200);
+
+    // A change of what the page shows ends them all.
+    await setHealth('checkout', 'warning');
+    for (const url of reads) {
+      const changed = await revalidate(url, etags.get(url)!);
+      expect(changed.statusCode, url).toBe(200);
+      expect(changed.headers.etag, url).not.toBe(etags.get(url));
+    }
+    await setHealth('checkout', 'good');
+  });
+});
+
 describe('subscribing', () => {
   it('refuses a webhook into a private network, as checks are refused', async () => {
     for (const webhook_url of [

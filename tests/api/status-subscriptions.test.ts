@@ -457,6 +457,52 @@ describe('maintenance windows', () => {
       reminders.stop();
     }
   });
+
+  it('tells a short window’s start and end each at its time, though both fall between two of the job’s looks', async () => {
+    const subscribed = await visit('/api/status/public/subscriptions', {
+      method: 'POST',
+      payload: { webhook_url: `${receiverUrl}?short` },
+    });
+    expect(subscribed.statusCode).toBe(201);
+    const subscription = json<{ id: string }>(subscribed).id;
+    // The job as it runs in `beacon serve`: a look a minute, and at each moment it knows of.
+    const reminders = startMaintenanceReminders(server.ctx);
+    try {
+      const start = Date.now() + 3_000;
+      const end = start + 4_000;
+      const created = await call(alice, 'POST', '/api/services/checkout/notices', {
+        type: 'maintenance',
+        title: 'Quick failover',
+        message: 'Planned',
+        starts_at: new Date(start).toISOString(),
+        ends_at: new Date(end).toISOString(),
+      });
+      expect(created.statusCode).toBe(201);
+      const { id } = json<{ id: string }>(created);
+      /** When the moment was told (seen within 100 ms), failing 10 s after it is due: far less than a minute. */
+      const toldAt = (stage: string, due: number) =>
+        until(
+          async () => {
+            const row = await server.ctx.database.db
+              .selectFrom('status_notified')
+              .select('created_at')
+              .where('subscription_id', '=', subscription)
+              .where('event_key', '=', `${id}:${stage}`)
+              .executeTakeFirst();
+            return row && Date.parse(row.created_at);
+          },
+          due + 10_000 - Date.now(),
+        );
+      const started = await toldAt('start', start);
+      const ended = await toldAt('end', end);
+      expect(started).toBeGreaterThanOrEqual(start);
+      expect(started).toBeLessThan(end);
+      expect(ended).toBeGreaterThanOrEqual(end);
+      expect(ended - end).toBeLessThan(60_000);
+    } finally {
+      reminders.stop();
+    }
+  });
 });
 
 describe('limits', () => {

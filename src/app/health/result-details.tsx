@@ -1,7 +1,13 @@
 import { Tag } from 'primereact/tag';
 import type { AssertionResult } from '../../domain/check-kinds.js';
 import { healthLabel } from '../../domain/catalogue.js';
-import { actualText, certDaysLeftText, ERROR_CLASS_LABELS, type LatestResult } from '../../domain/check-card.js';
+import {
+  actualText,
+  certDaysLeftText,
+  ERROR_CLASS_LABELS,
+  expiryUnknownText,
+  type LatestResult,
+} from '../../domain/check-card.js';
 import './health.css';
 
 /** 'Assertion: status == 201: got 200'; an error stored before classes existed is its message alone. */
@@ -9,7 +15,10 @@ export function errorLine(error: NonNullable<LatestResult['error']>): string {
   return error.class ? `${ERROR_CLASS_LABELS[error.class]}: ${error.message}` : error.message;
 }
 
-/** How a result went, in a line of tags and figures: passed or failed, the HTTP status, latency, certificate. */
+/**
+ * How a result went, in a line of tags and figures: passed or failed, the HTTP status, latency, certificate, and a
+ * domain expiry that could not be known.
+ */
 export function ResultFacts({ result }: { result: LatestResult }) {
   return (
     <div className="flex flex-wrap align-items-center gap-2 text-sm">
@@ -20,6 +29,7 @@ export function ResultFacts({ result }: { result: LatestResult }) {
       {result.status !== null && <span>HTTP {result.status}</span>}
       {result.latencyMs !== null && <span>Latency {result.latencyMs} ms</span>}
       {result.certDaysLeft !== null && <span>{certDaysLeftText(result.certDaysLeft)}</span>}
+      {result.expiryUnknown !== null && <span>{expiryUnknownText(result.expiryUnknown)}</span>}
     </div>
   );
 }

@@ -38,6 +38,7 @@ import { schedulableChecksIndexMigration } from './migrations/035-schedulable-ch
 import { callerChangesMigration } from './migrations/036-caller-changes.js';
 import { clientGrantsMigration } from './migrations/037-client-grants.js';
 import { statusSubscriptionLimitsMigration } from './migrations/038-status-subscription-limits.js';
+import { scorecardTouchesMigration } from './migrations/040-scorecard-touches.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -80,6 +81,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '036-caller-changes': callerChangesMigration(engine),
     '037-client-grants': clientGrantsMigration(),
     '038-status-subscription-limits': statusSubscriptionLimitsMigration(),
+    '040-scorecard-touches': scorecardTouchesMigration(engine),
   };
 }
 

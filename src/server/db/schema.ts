@@ -585,6 +585,14 @@ export interface ScorecardExemptionsTable {
 }
 export type ScorecardExemptionRow = Selectable<ScorecardExemptionsTable>;
 
+/** A write of a fact a scorecard rule reads, logged by triggers for the refresh (migration 040). */
+export interface ScorecardTouchesTable {
+  id: Generated<number | string>;
+  workspace_id: string;
+  service_id: string | null;
+  team_id: string | null;
+}
+
 /** A source of descriptor files (DESIGN.md 15): uploaded files, or a URL synced on a schedule. */
 export interface CatalogSourcesTable {
   id: string;
@@ -874,6 +882,7 @@ export interface Database {
   scorecard_counts: ScorecardCountsTable;
   scorecard_result_changes: ScorecardResultChangesTable;
   scorecard_exemptions: ScorecardExemptionsTable;
+  scorecard_touches: ScorecardTouchesTable;
   catalog_sources: CatalogSourcesTable;
   catalog_entities: CatalogEntitiesTable;
   catalog_plans: CatalogPlansTable;

@@ -1,11 +1,15 @@
 /**
  * The scorecards' periodic sweep (DESIGN.md 14): what changes with time alone (a certificate nearing expiry, an
  * error budget burning, a check result growing stale, an exemption ending) is re-read for every scorecard of
- * every workspace that has one. What the app changes itself is re-read just after its event (the refresh below).
+ * every workspace that has one. What changes a fact is re-read within a second of its commit (the refresh below).
  */
 import type { ServerContext } from '../context.js';
-import { committedEvents, recordedEvents, type RecordedEvent } from '../db/repositories/events.js';
-import { workspacesWithScorecards } from '../db/repositories/scorecards.js';
+import {
+  servicesTouched,
+  takeScorecardTouches,
+  workspacesWithScorecards,
+  type ScorecardTouch,
+} from '../db/repositories/scorecards.js';
 import { evaluateScorecards } from '../services/scorecards.js';
 
 const SWEEP_MS = 5 * 60_000;
@@ -38,135 +42,85 @@ export function startScorecardSweep(ctx: ServerContext, options: { pollMs?: numb
   return { stop: () => clearInterval(timer) };
 }
 
-/** How long events are gathered before their services are re-read. */
-const REFRESH_DELAY_MS = 10;
-/**
- * An event whose row is not yet visible (its transaction still open) is looked at again after twice as long each
- * time, up to 5 s between looks, for a minute; then it is left to the sweep (it was most likely rolled back).
- */
-const LOOK_AGAIN_MAX_MS = 5_000;
-const COMMIT_WAIT_MS = 60_000;
+/** How often the touches are looked for: a change is evaluated within this and its evaluation. */
+const REFRESH_POLL_MS = 250;
+/** Touches taken at one look; more are taken at once after. */
+const TAKE_LIMIT = 1000;
+/** Past this many services of one workspace at once (an import), the workspace is evaluated whole, as by the sweep. */
+const WHOLE_WORKSPACE = 500;
 
-interface Touch {
-  event: RecordedEvent;
-  recordedAt: number;
-  /** How many times its row was looked for and not seen. */
-  looks: number;
+/** Evaluates the services the touches reach (the service, its dependents: a dependency's stage is a rule; a team's). */
+async function refreshTouched(ctx: ServerContext, touches: readonly ScorecardTouch[]): Promise<void> {
+  const byWorkspace = new Map<string, { services: Set<string>; teams: Set<string> }>();
+  for (const touch of touches) {
+    let touched = byWorkspace.get(touch.workspace_id);
+    if (!touched) byWorkspace.set(touch.workspace_id, (touched = { services: new Set(), teams: new Set() }));
+    if (touch.service_id) touched.services.add(touch.service_id);
+    if (touch.team_id) touched.teams.add(touch.team_id);
+  }
+  for (const [workspaceId, touched] of byWorkspace) {
+    const ids = await servicesTouched(ctx.database.db, workspaceId, [...touched.services], [...touched.teams]);
+    if (ids.size > WHOLE_WORKSPACE) await evaluateScorecards(ctx, workspaceId);
+    else if (ids.size > 0) await evaluateScorecards(ctx, workspaceId, { serviceIds: [...ids] });
+  }
 }
 
 /**
- * Re-evaluates the services an event of this process concerns (issue 28: results fresh soon after what they read
- * changed): the service itself and those depending on it (a dependency's stage is a rule), or every service of a
- * team whose members changed. The scorecards' own events are left out (they follow an evaluation).
- *
- * An event is recorded inside its transaction, so its change is read only once the event's row is visible, that is,
- * once the transaction committed: events are gathered for a moment, those visible are evaluated together, and the
- * others are looked at again at the next gathering (an event never seen was rolled back).
+ * Re-evaluates the services whose facts changed (issue 28: results fresh soon after what they read changed; issue
+ * 48: every fact, whichever process wrote it). Triggers log each write of a fact with the service or team it
+ * concerns (migration 040); every process looks for those touches a few times a second, takes what it finds and
+ * evaluates it. A touch is logged in its write's transaction, so it is seen once that committed, with its change.
+ * What could not be evaluated (the database away) is tried again at the next look.
  */
-export function startScorecardRefresh(ctx: ServerContext): {
+export function startScorecardRefresh(
+  ctx: ServerContext,
+  options: { pollMs?: number } = {},
+): {
   stop(): void;
   passes(): number;
   settled(): Promise<void>;
 } {
-  let pending: Touch[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-
   let passes = 0;
-  /** Evaluates what the committed events of `batch` touch; answers the events still waiting for their commit. */
-  const refresh = async (batch: readonly Touch[]): Promise<Touch[]> => {
+  let untried: ScorecardTouch[] = [];
+  /** Answers whether it took a full batch (more may be waiting). */
+  const pass = async (): Promise<boolean> => {
     passes++;
-    const db = ctx.database.db;
-    const waiting: Touch[] = [];
-    const byWorkspace = new Map<string, Touch[]>();
-    for (const touch of batch) {
-      const touches = byWorkspace.get(touch.event.workspaceId);
-      if (touches) touches.push(touch);
-      else byWorkspace.set(touch.event.workspaceId, [touch]);
+    let touches = untried;
+    untried = [];
+    try {
+      const taken = await takeScorecardTouches(ctx.database.db, TAKE_LIMIT);
+      touches = [...touches, ...taken];
+      if (touches.length > 0) await refreshTouched(ctx, touches);
+      return taken.length === TAKE_LIMIT;
+    } catch (error) {
+      untried = touches;
+      ctx.logger.warn({ err: error }, 'could not refresh the scorecards');
+      return false;
     }
-    for (const [workspaceId, touches] of byWorkspace) {
-      const committed = await committedEvents(
-        db,
-        workspaceId,
-        touches.map((touch) => touch.event.id),
-      );
-      const services = new Set<string>();
-      const teams = new Set<string>();
-      for (const touch of touches) {
-        if (committed.has(touch.event.id)) {
-          (touch.event.profileType === 'team' ? teams : services).add(touch.event.profileId);
-        } else if (Date.now() - touch.recordedAt < COMMIT_WAIT_MS) {
-          waiting.push({ ...touch, looks: touch.looks + 1 });
-        }
-      }
-      const ids = new Set(services);
-      if (services.size > 0) {
-        const dependents = await db
-          .selectFrom('service_dependencies')
-          .select('service_id')
-          .where('workspace_id', '=', workspaceId)
-          .where('dependency_id', 'in', [...services])
-          .execute();
-        for (const row of dependents) ids.add(row.service_id);
-      }
-      if (teams.size > 0) {
-        const owned = await db
-          .selectFrom('services')
-          .select('id')
-          .where('workspace_id', '=', workspaceId)
-          .where('owner_team_id', 'in', [...teams])
-          .execute();
-        for (const row of owned) ids.add(row.id);
-      }
-      if (ids.size > 0) await evaluateScorecards(ctx, workspaceId, { serviceIds: [...ids] });
-    }
-    return waiting;
   };
-
-  // The gathering under way: done once its evaluation is.
-  let gathering: Promise<void> | undefined;
+  // One look at a time; the next is set when one ends.
+  let running: Promise<boolean> = Promise.resolve(false);
+  let timer: NodeJS.Timeout | undefined;
   let stopped = false;
-  const gather = (delayMs: number) => {
-    // A refresh still running when stopped would otherwise gather again, for events waiting on their commit.
+  const look = (): Promise<boolean> => (running = running.then(pass));
+  const schedule = (delayMs: number) => {
     if (stopped) return;
-    gathering ??= new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        timer = undefined;
-        gathering = undefined;
-        const batch = pending;
-        pending = [];
-        running = running
-          .then(async () => {
-            const waiting = await refresh(batch);
-            if (waiting.length === 0) return;
-            pending.push(...waiting);
-            const looks = Math.min(...waiting.map((touch) => touch.looks));
-            gather(Math.min(REFRESH_DELAY_MS * 2 ** looks, LOOK_AGAIN_MAX_MS));
-          })
-          .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not refresh the scorecards'));
-        void running.then(resolve);
-      }, delayMs);
-    });
+    timer = setTimeout(() => {
+      void look().then((more) => schedule(more ? 0 : (options.pollMs ?? REFRESH_POLL_MS)));
+    }, delayMs);
+    timer.unref();
   };
-  const onRecorded = (event: RecordedEvent) => {
-    if (event.type.startsWith('scorecard.') || event.profileType === 'user') return;
-    pending.push({ event, recordedAt: Date.now(), looks: 0 });
-    gather(REFRESH_DELAY_MS);
-  };
-  recordedEvents.on('recorded', onRecorded);
+  schedule(options.pollMs ?? REFRESH_POLL_MS);
   return {
     stop: () => {
       stopped = true;
-      recordedEvents.off('recorded', onRecorded);
       if (timer) clearTimeout(timer);
-      gathering = undefined;
     },
-    /** How many gatherings have been evaluated or begun (for tests). */
+    /** How many looks have begun (for tests). */
     passes: () => passes,
-    /** Resolves once what was recorded so far has been evaluated, or given up waiting for (for tests). */
+    /** Resolves once what was committed before the call has been evaluated (for tests and benches). */
     settled: async () => {
-      while (gathering) await gathering;
-      await running;
+      while (await look());
     },
   };
 }

@@ -88,26 +88,34 @@ export function statusPageRoutes(ctx: ServerContext) {
       // Made once per change of the page, serialised (and checked against the contract) then.
       statusSummary: async ({ request, params, reply }) => {
         const target = await readable(request, params.page);
+        void reply.headers(SUMMARY_HEADERS);
+        if (revalidated(request, reply, readEtag(target, 'summary.json'))) return reply.code(304).send();
         const answer = await keptStatusAnswer(ctx, target, 'summary.json', async () =>
           serialized(reply, summaryOf(await statusView(ctx, target), target)),
         );
-        void reply.headers(SUMMARY_HEADERS);
         return sendAnswer(reply, answer, JSON_TYPE);
       },
       statusView: async ({ request, params, reply }) => {
         const target = await readable(request, params.page);
+        void reply.header('cache-control', 'no-cache');
+        if (revalidated(request, reply, readEtag(target, 'view.json'))) return reply.code(304).send();
         const answer = await keptStatusAnswer(ctx, target, 'view.json', async () =>
           serialized(reply, await statusView(ctx, target)),
         );
-        void reply.header('cache-control', 'no-cache');
         return sendAnswer(reply, answer, JSON_TYPE);
       },
-      statusHistory: async ({ request, params, query }) =>
-        statusHistory(ctx, await readable(request, params.page), query),
+      statusHistory: async ({ request, params, query, reply }) => {
+        const target = await readable(request, params.page);
+        void reply.header('cache-control', 'no-cache');
+        const etag = readEtag(target, `history ${query.cursor} ${query.limit}`);
+        if (revalidated(request, reply, etag)) return reply.code(304).send();
+        return statusHistory(ctx, target, query);
+      },
       statusShields: async ({ request, params, reply }) => {
         const target = await readable(request, params.page);
         const component = componentOf(await statusView(ctx, target), params.service);
         void reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*');
+        if (revalidated(request, reply, readEtag(target, `shields ${component.handle}`))) return reply.code(304).send();
         return {
           schemaVersion: 1 as const,
           label: component.name,
@@ -270,6 +278,35 @@ function pageHeaders(target: StatusTarget) {
   return headers;
 }
 
+/**
+ * The ETag of one of the page's reads (`read` names it, with its query): like the page's, its versions name what it
+ * shows, so it is made without the answer, and a read whose versions stand answers 304.
+ */
+const readEtagsOf = new WeakMap<StatusTarget, Map<string, string>>();
+function readEtag(target: StatusTarget, read: string): string {
+  let etags = readEtagsOf.get(target);
+  if (!etags) readEtagsOf.set(target, (etags = new Map()));
+  let etag = etags.get(read);
+  if (!etag) {
+    etag = `W/"${createHash('sha1').update(`${target.versions} ${read}`).digest('base64url')}"`;
+    etags.set(read, etag);
+  }
+  return etag;
+}
+
+/** Whether If-None-Match names `etag` (or is `*`): the request holds the answer already (RFC 9110 13.1.2). */
+function holds(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const weak = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(etag));
+}
+
+/** Sets a read's ETag; true when the request holds that answer (answer 304, with the headers set so far). */
+function revalidated(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  void reply.header('etag', etag);
+  return holds(request.headers['if-none-match'], etag);
+}
+
 const PAGE_VARY = 'cookie, accept-encoding';
 const SUMMARY_HEADERS = { 'cache-control': 'no-cache', 'access-control-allow-origin': '*' } as const;
 /** What the front door serves: a page at `/status/{page}`, and its summary (the handles the contract allows). */
@@ -315,7 +352,7 @@ async function frontAnswer(
   if (page) {
     const { etag, policy } = pageHeaders(target);
     const headers = { ...base.page, etag, 'cache-control': 'no-cache' };
-    if (request.headers['if-none-match'] === etag) return { status: 304, headers, body: null };
+    if (holds(request.headers['if-none-match'], etag)) return { status: 304, headers, body: null };
     const answer = await heldStatusAnswer(ctx, target, 'page.html');
     if (!answer) return null;
     return answered(answer, accepted, {
@@ -325,14 +362,12 @@ async function frontAnswer(
       'content-type': HTML_TYPE,
     });
   }
+  const etag = readEtag(target, 'summary.json');
+  const headers = { ...base.api, ...SUMMARY_HEADERS, etag };
+  if (holds(request.headers['if-none-match'], etag)) return { status: 304, headers, body: null };
   const answer = await heldStatusAnswer(ctx, target, 'summary.json');
   if (!answer) return null;
-  return answered(answer, accepted, {
-    ...base.api,
-    ...SUMMARY_HEADERS,
-    vary: 'accept-encoding',
-    'content-type': JSON_TYPE,
-  });
+  return answered(answer, accepted, { ...headers, vary: 'accept-encoding', 'content-type': JSON_TYPE });
 }
 
 /** How many answers the front door gave in this process (the tests tell the door's answers from the routes'). */
@@ -446,7 +481,7 @@ async function serveStatusPath(
     // The page is made once per change of what it shows, for every visitor: its versions name its content.
     const { etag, policy } = pageHeaders(target);
     void reply.header('etag', etag).header('cache-control', 'no-cache');
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    if (holds(request.headers['if-none-match'], etag)) return reply.code(304).send();
     const answer = await keptStatusAnswer(ctx, target, 'page.html', async () =>
       renderStatusPage(await statusView(ctx, target), options),
     );

@@ -204,6 +204,7 @@ export async function createNotice(
     await queueNews(trx, { notice: row, key: iso, message: input.message, event: 'notice.created' });
   });
   ctx.wakeStatusNews?.();
+  ctx.wakeMaintenance?.();
   return oneNotice(db, row, service);
 }
 
@@ -261,5 +262,6 @@ export async function updateNotice(
     });
   });
   ctx.wakeStatusNews?.();
+  ctx.wakeMaintenance?.();
   return oneNotice(db, { ...notice, ...patch }, found.row);
 }

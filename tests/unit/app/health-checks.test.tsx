@@ -482,6 +482,38 @@ describe('check kinds, assertions and Test (DESIGN.md 12)', () => {
     expect(within(heartbeat).queryByLabelText('Ping URL')).toBeNull();
   });
 
+  it("says a domain's expiry is unknown, and why, when its TLD has no RDAP service (issue 48)", async () => {
+    const registration = makeCheck('hc5', { name: 'Registration', kind: 'domain', endpoint: 'shop.de' });
+    healthApi({
+      checks: [registration],
+      resultsOf: {
+        hc5: [
+          {
+            time: 20,
+            start: '2024-06-01T10:00:00.000Z',
+            success: true,
+            latency_ms: 20,
+            assertions: [
+              {
+                source: 'domain.days_left',
+                op: '>=',
+                expected: '30 (not judged: .de has no RDAP service)',
+                actual: 'unknown',
+                pass: true,
+                severity: 'error',
+              },
+            ],
+          },
+        ],
+      },
+    });
+    renderApp('/services/payments/health-checks');
+    const card = await screen.findByRole('article', { name: 'Registration' });
+    const latest = await within(card).findByRole('region', { name: 'Latest result of Registration' });
+    expect(within(latest).getByText('Passed')).toBeTruthy();
+    expect(within(latest).getByText('Domain expiry: unknown (.de has no RDAP service)')).toBeTruthy();
+  });
+
   it('shows each kind its own fields, and swaps default assertions but keeps typed ones', async () => {
     healthApi({ service: editable });
     renderApp('/services/payments/health-checks');

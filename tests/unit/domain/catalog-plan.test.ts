@@ -164,11 +164,12 @@ describe('planCatalog', () => {
     expect(plan.writes[0]).toMatchObject({ id: 's-cart', handle: 'trolley' });
   });
 
-  it('is a conflict when a hand-made entity or another source has the handle; a plan without source may update a hand-made one', () => {
+  it('is a conflict when it would change what a hand-made entity or another source has; a plan without source may update a hand-made one', () => {
     const other = { sourceId: 'src-2', sourceName: 'other-repo', mode: 'authoritative' as const };
     const current = catalogue([service('ledger'), service('till', { managedBy: other })]);
-    const files = read(component('ledger'), component('till'));
-    const bySource = planCatalog(files, current, REPO);
+    const files = read(component('ledger', '  # x\n').replace('production', 'deprecated'), component('till'));
+    const changed = read(...['ledger', 'till'].map((name) => component(name).replace('production', 'deprecated')));
+    const bySource = planCatalog(changed, current, REPO);
     expect(bySource.changes.map((c) => [c.handle, c.action, c.message])).toEqual([
       ['ledger', 'conflict', 'A service made in Beacon already has the handle ledger: rename or delete it first'],
       ['till', 'conflict', 'The service till is managed in other-repo: change it there'],
@@ -176,9 +177,58 @@ describe('planCatalog', () => {
     expect(bySource.writes).toEqual([]);
     const byHand = planCatalog(files, current, null);
     expect(byHand.changes.map((c) => [c.handle, c.action])).toEqual([
-      ['ledger', 'unchanged'],
+      ['ledger', 'update'],
+      ['till', 'unchanged'],
+    ]);
+    expect(planCatalog(changed, current, null).changes.map((c) => c.action)).toEqual(['update', 'conflict']);
+  });
+
+  it('answers unchanged for what the files describe as it is, whoever manages it; the source is still not given it', () => {
+    const other = { sourceId: 'src-2', sourceName: 'other-repo', mode: 'authoritative' as const };
+    const current = catalogue([service('ledger'), service('till', { managedBy: other })]);
+    const files = read(component('ledger'), component('till'));
+    for (const source of [null, REPO]) {
+      const plan = planCatalog(files, current, source);
+      expect(plan.changes.map((c) => [c.handle, c.action, c.message])).toEqual([
+        ['ledger', 'unchanged', source ? 'Made in Beacon' : undefined],
+        ['till', 'unchanged', 'Managed in other-repo'],
+      ]);
+      // Nothing written, and another's entity never becomes this source's.
+      expect(plan.writes.filter((w) => w.handle === 'till')).toEqual([]);
+    }
+    expect(planCatalog(files, current, REPO).standings.map((s) => [s.handle, s.state])).toEqual([
+      ['ledger', 'conflict'],
       ['till', 'conflict'],
     ]);
+  });
+
+  it('plans an export as it is: every entity unchanged, a source’s managed ones and their APIs included', () => {
+    const spec = { handle: 'till-api', title: 'Till API', content: 'openapi: 3.0.3\n' };
+    const current = catalogue(
+      [service('ledger'), service('till', { managedBy: managed, path: 'f0.yaml', specs: [spec] })],
+      [team('payments', { managedBy: managed, path: 'f0.yaml' })],
+    );
+    const files = exportDescriptors(current);
+    for (const source of [null, { ...REPO, id: 'src-9', name: 'another' }]) {
+      const plan = planCatalog(readDescriptors(files), current, source);
+      expect(plan.changes.map((c) => [c.kind, c.handle, c.action])).toEqual(
+        expect.arrayContaining([
+          ['team', 'payments', 'unchanged'],
+          ['service', 'ledger', 'unchanged'],
+          ['service', 'till', 'unchanged'],
+          ['api', 'till-api', 'unchanged'],
+        ]),
+      );
+      expect(plan.changes.every((c) => c.action === 'unchanged')).toBe(true);
+      expect(formatPlan(plan.changes)).toMatch(/^No changes\./m);
+    }
+    // A definition the files change on another's service is a conflict.
+    const edited = exportDescriptors({
+      ...current,
+      services: [current.services[0]!, { ...current.services[1]!, specs: [{ ...spec, content: 'openapi: 3.1.0\n' }] }],
+    });
+    const plan = planCatalog(readDescriptors(edited), current, null);
+    expect(plan.changes.find((c) => c.kind === 'api')).toMatchObject({ action: 'conflict' });
   });
 
   it('deletes what an authoritative source no longer describes, but not from a file it could not read', () => {

@@ -5,6 +5,7 @@ import {
   aggregatesSummaryText,
   bucketFailureText,
   certDaysLeftText,
+  expiryUnknownText,
   chartRange,
   CHART_RANGES,
   CHECK_KIND_LABELS,
@@ -267,6 +268,32 @@ describe('results with error classes and assertions (DESIGN.md 12)', () => {
       certDaysLeft: null,
       status: null,
     });
+  });
+
+  it('says a domain expiry it could not know (a TLD without RDAP) as unknown, with why', () => {
+    const unknown = {
+      start: 't1',
+      success: true,
+      assertions: [
+        {
+          source: 'domain.days_left',
+          op: '>=' as const,
+          expected: '30 (not judged: .de has no RDAP service)',
+          actual: 'unknown',
+          pass: true,
+          severity: 'error' as const,
+        },
+      ],
+    };
+    const latest = latestResultOf([unknown])!;
+    expect(latest.expiryUnknown).toBe('.de has no RDAP service');
+    expect(expiryUnknownText(latest.expiryUnknown!)).toBe('Domain expiry: unknown (.de has no RDAP service)');
+    // A known expiry, and a value that merely reads "unknown" but was judged, say nothing of it.
+    const known = { ...unknown.assertions[0]!, expected: '30', actual: '120' };
+    expect(latestResultOf([{ ...unknown, assertions: [known] }])!.expiryUnknown).toBeNull();
+    const judged = { ...unknown.assertions[0]!, source: 'body', op: '==' as const, expected: 'unknown' };
+    expect(latestResultOf([{ ...unknown, assertions: [judged] }])!.expiryUnknown).toBeNull();
+    expect(latestResultOf([failedRun])!.expiryUnknown).toBeNull();
   });
 
   it('says the days a certificate has left', () => {

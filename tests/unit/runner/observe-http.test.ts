@@ -6,7 +6,7 @@ import type { Agent } from 'undici';
 import { createGuardedAgent } from '../../../src/runner/guarded-agent.js';
 import { observe } from '../../../src/runner/observe.js';
 import { closeSharedAgents } from '../../../src/runner/observe-http.js';
-import { allowLoopback, closeServer, listen, lookupTo } from './probe-targets.js';
+import { allowLoopback, closeServer, listen, lookupTo, startRawServer } from './probe-targets.js';
 import { issue, rootCa, type KeyPair } from './test-certificates.js';
 import { closedPort, startServer, type Handler, type TestServer } from './test-server.js';
 
@@ -169,6 +169,29 @@ describe('observe http: failures', () => {
     const port = await closedPort();
     const seen = await observe(http(`http://127.0.0.1:${port}/`), guarded);
     expect(seen).toMatchObject({ connected: false, error: { class: 'refused', message: 'Connection refused' } });
+  });
+
+  it.each([
+    ['resets', (socket: Socket) => socket.resetAndDestroy(), 'Connection reset by the server before answering'],
+    ['closes', (socket: Socket) => socket.end(), 'Connection closed by the server before answering'],
+  ])('a connection the target %s before answering is class refused (a network error)', async (_, drop, message) => {
+    const server = await startRawServer((socket) => socket.once('data', () => drop(socket)));
+    cleanups.push(() => server.close());
+    const seen = await observe(http(`http://127.0.0.1:${server.port}/`), guarded);
+    expect(seen).toMatchObject({ connected: false, error: { class: 'refused', message } });
+    expect(server.connections).toBe(1);
+  });
+
+  it('a connection dropped after the status line is a protocol error: the target answered', async () => {
+    const server = await startRawServer((socket) =>
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial');
+        setTimeout(() => socket.resetAndDestroy(), 50);
+      }),
+    );
+    cleanups.push(() => server.close());
+    const seen = await observe(http(`http://127.0.0.1:${server.port}/`), guarded);
+    expect(seen).toMatchObject({ connected: true, status: 200, error: { class: 'protocol' } });
   });
 
   it('a name that does not resolve is class dns', async () => {

@@ -40,37 +40,6 @@ export const EVENTS_CHANNEL = 'beacon_events';
 /** SQLite's announcements, in this process. Their reader queues behind the writing transaction (one connection). */
 export const localAnnouncements = new EventEmitter().setMaxListeners(0);
 
-/** What an event was recorded about, for this process's listeners (the scorecards re-read what it changed). */
-export interface RecordedEvent {
-  id: string;
-  workspaceId: string;
-  profileType: EventsTable['profile_type'];
-  profileId: string;
-  type: EventType;
-}
-
-/**
- * Every event this process records, as it is written (inside its transaction: a listener that reads what the event
- * tells of should wait until the event's row is visible, which is when its transaction has committed, and cope with
- * one that never is, rolled back).
- */
-export const recordedEvents = new EventEmitter().setMaxListeners(0);
-
-/** Which of these events of the workspace are visible: recorded by a transaction that has committed. */
-export async function committedEvents(db: Db, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
-  const seen = new Set<string>();
-  for (const batch of chunks(ids, 500)) {
-    const rows = await db
-      .selectFrom('events')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', batch)
-      .execute();
-    for (const row of rows) seen.add(row.id);
-  }
-  return seen;
-}
-
 /**
  * An announcement: `e {eventId}` (an event with recipients), `u {workspaceId} {userId}` (an unread count moved)
  * or `c` (chat messages queued).
@@ -94,13 +63,6 @@ export async function recordEvent<T extends EventType>(db: Db, event: NewEvent<T
     .insertInto('events')
     .values({ ...event, id, data: JSON.stringify(event.data) })
     .execute();
-  recordedEvents.emit('recorded', {
-    id,
-    workspaceId: event.workspace_id,
-    profileType: event.profile_type,
-    profileId: event.profile_id,
-    type: event.type,
-  } satisfies RecordedEvent);
   const recipients = await audienceOf(db, event);
   for (let start = 0; start < recipients.length; start += 1000) {
     await db

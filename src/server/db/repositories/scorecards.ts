@@ -363,3 +363,53 @@ export async function workspacesWithScorecards(db: Db): Promise<string[]> {
   const rows = await db.selectFrom('scorecards').select('workspace_id').distinct().execute();
   return rows.map((row) => row.workspace_id);
 }
+
+export interface ScorecardTouch {
+  workspace_id: string;
+  service_id: string | null;
+  team_id: string | null;
+}
+
+/**
+ * Takes up to `limit` of the logged touches (migration 040), oldest first: each is taken by one process (a delete
+ * another process's delete of the same rows waits for, then skips). A touch still uncommitted is not seen: taken
+ * at a later look, when its change is visible.
+ */
+export async function takeScorecardTouches(db: Db, limit: number): Promise<ScorecardTouch[]> {
+  // A look that finds none writes nothing (SQLite would take its write lock for an empty delete).
+  if (!(await db.selectFrom('scorecard_touches').select('id').limit(1).executeTakeFirst())) return [];
+  return db
+    .deleteFrom('scorecard_touches')
+    .where('id', 'in', (eb) => eb.selectFrom('scorecard_touches').select('id').orderBy('id').limit(limit))
+    .returning(['workspace_id', 'service_id', 'team_id'])
+    .execute();
+}
+
+/** The services `serviceIds` reach as a scorecard reads them: themselves, those depending on them, and `teamIds`'. */
+export async function servicesTouched(
+  db: Db,
+  workspaceId: string,
+  serviceIds: readonly string[],
+  teamIds: readonly string[],
+): Promise<Set<string>> {
+  const ids = new Set(serviceIds);
+  for (const chunk of chunks(serviceIds, CHUNK)) {
+    const dependents = await db
+      .selectFrom('service_dependencies')
+      .select('service_id')
+      .where('workspace_id', '=', workspaceId)
+      .where('dependency_id', 'in', chunk)
+      .execute();
+    for (const row of dependents) ids.add(row.service_id);
+  }
+  for (const chunk of chunks(teamIds, CHUNK)) {
+    const owned = await db
+      .selectFrom('services')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('owner_team_id', 'in', chunk)
+      .execute();
+    for (const row of owned) ids.add(row.id);
+  }
+  return ids;
+}

@@ -123,7 +123,11 @@ export async function subscribe(
   return secret ? { id, kind: 'webhook', confirmed: true, secret } : { id, kind: 'email', confirmed: false };
 }
 
-function pageUrlOf(ctx: ServerContext, workspace: Pick<WorkspaceRow, 'domain'>, page: StatusPageRow) {
+function pageUrlOf(
+  ctx: ServerContext,
+  workspace: Pick<WorkspaceRow, 'domain'>,
+  page: Parameters<typeof statusPageUrl>[2],
+) {
   return statusPageUrl(ctx, workspace, page);
 }
 
@@ -177,7 +181,13 @@ export async function tellSubscribers(ctx: ServerContext, trx: Db, news: NoticeN
     .selectFrom('status_subscriptions as s')
     .innerJoin('status_pages as p', 'p.id', 's.page_id')
     .selectAll('s')
-    .select(['p.handle as page_handle', 'p.title as page_title', 'p.upstream_depth', 'p.custom_domain'])
+    .select([
+      'p.handle as page_handle',
+      'p.title as page_title',
+      'p.upstream_depth',
+      'p.custom_domain',
+      'p.custom_domain_verified_at',
+    ])
     .where('s.workspace_id', '=', workspaceId)
     .where('s.confirmed_at', 'is not', null)
     .execute();
@@ -217,7 +227,11 @@ export async function tellSubscribers(ctx: ServerContext, trx: Db, news: NoticeN
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) continue;
-    const page = { handle: subscription.page_handle, custom_domain: subscription.custom_domain } as StatusPageRow;
+    const page = {
+      handle: subscription.page_handle,
+      custom_domain: subscription.custom_domain,
+      custom_domain_verified_at: subscription.custom_domain_verified_at,
+    };
     const pageUrl = pageUrlOf(ctx, workspace, page);
     const noticeUrl = `${pageUrl}/incidents/${notice.id}`;
     if (subscription.email) {

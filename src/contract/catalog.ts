@@ -69,6 +69,8 @@ export const catalogSource = z
     id: z.string(),
     name: z.string(),
     url: z.string().nullable(),
+    /** `set` when the source has a token (sent as `Authorization: Bearer`); the token itself is never answered. */
+    token: z.literal('set').optional(),
     mode,
     interval_minutes: z.number().int(),
     last_sync: z
@@ -86,15 +88,24 @@ export const catalogSource = z
   .meta({ id: 'CatalogSource' });
 export type CatalogSource = z.infer<typeof catalogSource>;
 
+/** Write only: a credential for the URL's host. A URL holding one itself is refused (400). */
+const sourceToken = line()
+  .min(1)
+  .max(4000)
+  .describe("Sent as `Authorization: Bearer {token}` to the URL's host; stored sealed and never answered");
+
 export const sourceCreate = z.strictObject({
   name: sourceName,
   url: httpUrl().max(2000).optional().describe('Synced on a schedule; without it, the source is what is uploaded'),
+  token: sourceToken.optional(),
   mode: mode.default('authoritative'),
   interval_minutes: interval.default(60),
 });
 export const sourceUpdate = z.strictObject({
   name: sourceName.optional(),
   url: httpUrl().max(2000).nullable().optional(),
+  /** null removes it. */
+  token: sourceToken.nullable().optional(),
   mode: mode.optional(),
   interval_minutes: interval.optional(),
 });

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { httpUrl, line, text } from './common.js';
-import { COMPONENT_STATUSES, PAGE_INDICATORS, STATUS_PAGE_ACCESS, UPSTREAM_DEPTH } from '../domain/status-pages.js';
+import {
+  COMPONENT_STATUSES,
+  CUSTOM_DOMAIN_STATUSES,
+  PAGE_INDICATORS,
+  STATUS_PAGE_ACCESS,
+  UPSTREAM_DEPTH,
+} from '../domain/status-pages.js';
 import { noticeStatus, noticeType } from './notices.js';
 
 /** Public status pages (DESIGN.md 13, issue 27): what admins manage and what visitors and tools read. */
@@ -30,6 +36,18 @@ export const statusPage = z
     /** Whether a password is set (the password itself is never answered). */
     has_password: z.boolean(),
     custom_domain: z.string().nullable(),
+    /**
+     * Null without a custom domain. `pending` until a DNS TXT record `_beacon-challenge.{domain}` holding
+     * `custom_domain_token` proved the domain (it serves nothing meanwhile); checked daily, and at once by
+     * `POST /status-pages/{page}/actions/verify-domain`.
+     */
+    custom_domain_status: z.enum(CUSTOM_DOMAIN_STATUSES).nullable(),
+    custom_domain_token: z.string().nullable(),
+    /** The record to add: its name and value. */
+    custom_domain_record: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }).nullable(),
+    /** When the record was last looked for, and why it was not found (null when it was). */
+    custom_domain_checked_at: z.string().nullable(),
+    custom_domain_check_error: z.string().nullable(),
     show_upstream: z.boolean(),
     upstream_depth: z.number().int(),
     groups: z.array(statusPageGroup),

@@ -18,6 +18,13 @@ import {
 export const STATUS_PAGE_ACCESS = ['public', 'password', 'members'] as const;
 export type StatusPageAccess = (typeof STATUS_PAGE_ACCESS)[number];
 
+/** A custom domain serves its page only once verified (issue 48): a TXT record proved it. */
+export const CUSTOM_DOMAIN_STATUSES = ['pending', 'verified'] as const;
+export type CustomDomainStatus = (typeof CUSTOM_DOMAIN_STATUSES)[number];
+
+/** The DNS name whose TXT record proves a custom domain. */
+export const domainChallengeName = (domain: string) => `_beacon-challenge.${domain}`;
+
 /** How far upstream a page looks (DESIGN.md 13): 1-6 steps, 3 unless the admin says otherwise. */
 export const UPSTREAM_DEPTH = { min: 1, max: 6, default: 3 } as const;
 

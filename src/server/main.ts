@@ -14,6 +14,7 @@ import { startSloAlerts } from './jobs/slo-alerts.js';
 import { startStatusNews } from './jobs/status-news.js';
 import { startScorecardRefresh, startScorecardSweep } from './jobs/scorecard-sweep.js';
 import { startCatalogSync } from './jobs/catalog-sync.js';
+import { startDomainProofs } from './jobs/domain-proofs.js';
 import { startWebhookOutbox } from './jobs/webhook-outbox.js';
 import { statusWatchOf } from './services/status-live.js';
 import { startSharedRunner } from './jobs/shared-runner.js';
@@ -44,6 +45,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const scorecardSweep = startScorecardSweep(ctx);
   const scorecardRefresh = startScorecardRefresh(ctx);
   const catalogSync = startCatalogSync(ctx);
+  const domainProofs = startDomainProofs(ctx);
   const demoTarget =
     config.demoTargetPort !== null ? await startDemoTarget(ctx, demoTargetPorts(config.demoTargetPort)) : undefined;
   const link = await bootstrapRegistrationLink(ctx);
@@ -79,6 +81,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       scorecardSweep.stop();
       scorecardRefresh.stop();
       catalogSync.stop();
+      domainProofs.stop();
       await demoTarget?.close();
       await closeSharedAgents();
       await closeContext(ctx);

@@ -18,11 +18,17 @@ class FileHost {
   etags = true;
   readonly answers = new Map<string, number | 'hang'>();
   readonly requests: Array<{ path: string; ifNoneMatch: string | null; status: number | 'hang' }> = [];
+  /** The Authorization header of each request, in order. */
+  readonly authorizations: Array<string | null> = [];
+  /** Set: a request without `Authorization: Bearer {token}` answers 401. */
+  token: string | null = null;
   private readonly hung: ServerResponse[] = [];
   private readonly server: Server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://host').pathname.slice(1));
     const ifNoneMatch = request.headers['if-none-match'] ?? null;
-    const answer = this.answers.get(path);
+    this.authorizations.push(request.headers.authorization ?? null);
+    const unauthorized = this.token !== null && request.headers.authorization !== `Bearer ${this.token}`;
+    const answer = unauthorized ? 401 : this.answers.get(path);
     const content = this.files.get(path);
     const etag =
       content === undefined || !this.etags ? null : `"${createHash('sha256').update(content).digest('hex')}"`;
@@ -327,5 +333,138 @@ describe('URL sources without private targets allowed', () => {
     });
     expect(host.requests).toEqual([]);
     expect((await callAs(server, cast.admin, 'GET', '/api/services/inside')).statusCode).toBe(404);
+  });
+});
+
+describe('a source token (issue 48)', () => {
+  let server: TestServer;
+  let cast: SeededWorkspace;
+  const host = new FileHost();
+  let base: string;
+  const TOKEN = 'sekret-Token-4711';
+
+  const call = (method: Method, url: string, payload?: object) => callAs(server, cast.admin, method, url, payload);
+  /** Every answer about sources, and the source's row, as text: none may hold the token. */
+  const everywhere = async (id: string) => {
+    const answers = await Promise.all([
+      call('GET', '/api/catalog/sources'),
+      call('GET', `/api/catalog/sources/${id}`),
+      call('GET', '/api/catalog/entities'),
+    ]);
+    return answers.map((answer) => answer.body).join('\n');
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({ BEACON_ALLOW_PRIVATE_TARGETS: '1' });
+    cast = await seedWorkspace(server, { domain: 'tokenco' });
+    base = await host.start();
+    host.files.set('catalog-info.yaml', `${group('web')}---\n${location('./services/a.yaml')}`);
+    host.files.set('services/a.yaml', component('storefront', 'web'));
+  });
+  afterAll(async () => {
+    await host.close();
+    await server?.close();
+  });
+
+  it('refuses credentials in the URL itself, saying to use token', async () => {
+    const urls = [
+      `${base}/catalog-info.yaml?access_token=abc`,
+      `${base}/catalog-info.yaml?ref=main&API_KEY=abc`,
+      `${base}/catalog-info.yaml?X-Amz-Signature=abc&X-Amz-Date=20240101`,
+      `${base}/catalog-info.yaml?client_secret=abc`,
+      `${base}/catalog-info.yaml?password=abc`,
+      `${base.replace('http://', 'http://deploy:hunter2@')}/catalog-info.yaml`,
+      `${base.replace('http://', 'http://deploy@')}/catalog-info.yaml`,
+    ];
+    for (const url of urls) {
+      const created = await call('POST', '/api/catalog/sources', { name: 'leaky', url });
+      expect(created.statusCode, url).toBe(400);
+      const body = json<{ message: string; errors: Record<string, string[]> }>(created);
+      expect(body.message).toMatch(/\btoken\b/);
+      expect(body.errors.url?.[0]).toMatch(/\btoken\b/);
+      expect(created.body).not.toContain('abc');
+      expect(created.body).not.toContain('hunter2');
+    }
+    expect(json<CatalogSource[]>(await call('GET', '/api/catalog/sources'))).toEqual([]);
+    // A parameter that only looks like one elsewhere in the URL is fine.
+    const fine = await call('POST', '/api/catalog/sources', {
+      name: 'fine',
+      url: `${base}/token/catalog-info.yaml?ref=main`,
+    });
+    expect(fine.statusCode, fine.body).toBe(201);
+    const patched = await call('PATCH', `/api/catalog/sources/${json<CatalogSource>(fine).id}`, {
+      url: `${base}/catalog-info.yaml?private_token=abc`,
+    });
+    expect(patched.statusCode).toBe(400);
+    expect(json<{ message: string }>(patched).message).toMatch(/\btoken\b/);
+    expect((await call('DELETE', `/api/catalog/sources/${json<CatalogSource>(fine).id}`)).statusCode).toBe(204);
+  });
+
+  it('is sent as Authorization: Bearer to every file, answered as "set", never shown or stored in clear', async () => {
+    host.token = TOKEN;
+    const created = await call('POST', '/api/catalog/sources', {
+      name: 'private',
+      url: `${base}/catalog-info.yaml`,
+      token: TOKEN,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const source = json<CatalogSource>(created);
+    expect(source.token).toBe('set');
+    expect(created.body).not.toContain(TOKEN);
+    host.authorizations.length = 0;
+    const synced = await call('POST', `/api/catalog/sources/${source.id}/actions/sync`);
+    expect(json<CatalogSource>(synced).last_sync).toMatchObject({ status: 'ok', error: null });
+    expect(synced.body).not.toContain(TOKEN);
+    expect(host.authorizations).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+    expect(json<CatalogSource[]>(await call('GET', '/api/catalog/sources'))[0]).toMatchObject({ token: 'set' });
+    expect(await everywhere(source.id)).not.toContain(TOKEN);
+    const row = await server.ctx.database.db
+      .selectFrom('catalog_sources')
+      .selectAll()
+      .where('id', '=', source.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(TOKEN);
+    expect(server.ctx.secretBox.open(row.token_sealed!)).toBe(TOKEN);
+  });
+
+  it('never shows up in a failed sync, and is replaced or removed by a PATCH', async () => {
+    const [source] = json<CatalogSource[]>(await call('GET', '/api/catalog/sources'));
+    // A wrong token: the host says 401, and the error says so without the token.
+    const replaced = await call('PATCH', `/api/catalog/sources/${source!.id}`, { token: `${TOKEN}-old` });
+    expect(json<CatalogSource>(replaced).token).toBe('set');
+    const refused = json<CatalogSource>(await call('POST', `/api/catalog/sources/${source!.id}/actions/sync`));
+    expect(refused.last_sync).toMatchObject({ status: 'failed', error: `GET ${base}/catalog-info.yaml answered 401` });
+    expect(await everywhere(source!.id)).not.toContain(TOKEN);
+
+    // Even a URL that holds the token's text in its path (the admin's own doing): the error blanks it.
+    host.files.set(`${TOKEN}/catalog-info.yaml`, component('odd', 'web'));
+    const odd = json<CatalogSource>(
+      await call('POST', '/api/catalog/sources', {
+        name: 'odd',
+        url: `${base}/${TOKEN}/catalog-info.yaml`,
+        token: TOKEN,
+      }),
+    );
+    host.answers.set(`${TOKEN}/catalog-info.yaml`, 503);
+    const failed = json<CatalogSource>(await call('POST', `/api/catalog/sources/${odd.id}/actions/sync`));
+    expect(failed.last_sync).toMatchObject({ status: 'failed', error: `GET ${base}/…/catalog-info.yaml answered 503` });
+
+    // A URL on another origin does not take the token along; the same origin keeps it.
+    const moved = await call('PATCH', `/api/catalog/sources/${odd.id}`, { url: `${base}/moved/catalog-info.yaml` });
+    expect(json<CatalogSource>(moved).token).toBe('set');
+    const elsewhere = await call('PATCH', `/api/catalog/sources/${odd.id}`, {
+      url: `${base.replace('127.0.0.1', 'localhost')}/catalog-info.yaml`,
+    });
+    expect(json<CatalogSource>(elsewhere)).not.toHaveProperty('token');
+    expect((await call('DELETE', `/api/catalog/sources/${odd.id}`)).statusCode).toBe(204);
+
+    // Removed: no Authorization header any more, and no `token` in the answer.
+    const removed = await call('PATCH', `/api/catalog/sources/${source!.id}`, { token: null });
+    expect(json<CatalogSource>(removed)).not.toHaveProperty('token');
+    host.authorizations.length = 0;
+    expect(
+      json<CatalogSource>(await call('POST', `/api/catalog/sources/${source!.id}/actions/sync`)).last_sync,
+    ).toMatchObject({ status: 'failed', error: `GET ${base}/catalog-info.yaml answered 401` });
+    expect(host.authorizations).toEqual([null]);
   });
 });

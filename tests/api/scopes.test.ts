@@ -130,6 +130,7 @@ describe('route scopes', () => {
       ['GET', '/api/sso-providers'],
       ['GET', '/api/status-pages'],
       ['POST', '/api/status-pages', { handle: 'x-page', title: 'X' }],
+      ['POST', '/api/status-pages/x-page/actions/verify-domain'],
       ['POST', '/api/sso-providers', { handle: 'x-idp', name: 'X' }],
       ['GET', '/api/slack-workspaces'],
       ['POST', '/api/slack-workspaces', { token: 'code' }],

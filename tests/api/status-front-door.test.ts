@@ -9,12 +9,16 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StatusPage } from '../../src/contract/status-pages.js';
 import { frontDoorServed } from '../../src/server/routes/status-pages.js';
+import { DnsStandIn } from '../support/dns-stand-in.js';
 import { createService, seedWorkspace, workspaceIdOf, type SeededWorkspace } from '../support/fixtures.js';
 import { writeElsewhere } from '../support/other-process.js';
-import { callAs, hostOf, type Method, type TestServer, startTestServer } from '../support/server.js';
+import { callAs, hostOf, json, type Method, type TestServer, startTestServer } from '../support/server.js';
 
 let server: TestServer;
+/** Where the custom domain's TXT record is found. */
+const dns = new DnsStandIn();
 let cast: SeededWorkspace;
 let port: number;
 
@@ -52,7 +56,7 @@ const headersOf = ({ headers }: Got) => Object.fromEntries(Object.entries(header
 const call = (method: Method, url: string, payload?: object) => callAs(server, cast.admin, method, url, payload);
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ BEACON_DNS_RESOLVERS: await dns.start() });
   cast = await seedWorkspace(server, { domain: 'doorco', outsiderDomain: 'elsewhere' });
   const team = cast.team.handle;
   await createService(server, cast.teamAdmin, team, { name: 'Checkout', handle: 'checkout' });
@@ -67,7 +71,10 @@ beforeAll(async () => {
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   port = (server.app.server.address() as AddressInfo).port;
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await dns.close();
+});
 
 describe('the front door', () => {
   it('gives a kept public page with the headers and bytes its route gave, in each coding', async () => {
@@ -191,9 +198,11 @@ describe('the front door', () => {
   });
 
   it('leaves a custom domain to the routes, which serve the page at its root only', async () => {
-    expect((await call('PATCH', '/api/status-pages/public', { custom_domain: 'status.door.example' })).statusCode).toBe(
-      200,
-    );
+    const named = await call('PATCH', '/api/status-pages/public', { custom_domain: 'status.door.example' });
+    const record = json<StatusPage>(named).custom_domain_record!;
+    dns.txt.set(record.name, [record.value]);
+    const verified = await call('POST', '/api/status-pages/public/actions/verify-domain');
+    expect(json<StatusPage>(verified).custom_domain_status).toBe('verified');
     const host = { host: 'status.door.example' };
     for (let i = 0; i < 2; i++) {
       const root = await getCounted('/', host);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOMParser } from '@xmldom/xmldom';
 import type { StatusPage, StatusSummary, StatusView } from '../../src/contract/status-pages.js';
+import { DnsStandIn } from '../support/dns-stand-in.js';
 import { createService, createTeam, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
 import { callAs, hostOf, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
@@ -12,6 +13,8 @@ let server: TestServer;
 let cast: SeededWorkspace;
 let admin: Member;
 let alice: Member;
+/** Where a custom domain's TXT record is found. */
+const dns = new DnsStandIn();
 
 const call = (actor: Member, method: Method, url: string, payload?: object) =>
   callAs(server, actor, method, url, payload);
@@ -30,7 +33,7 @@ const setHealth = (service: string, health: string) =>
   call(alice, 'POST', `/api/services/${service}/actions/change-health`, { health });
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ BEACON_DNS_RESOLVERS: await dns.start() });
   cast = await seedWorkspace(server, { domain: 'statusco', outsiderDomain: 'elsewhere' });
   ({ admin, teamAdmin: alice } = cast);
   const team = cast.team.handle;
@@ -56,7 +59,10 @@ beforeAll(async () => {
   });
   expect(remote.statusCode).toBe(201);
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await dns.close();
+});
 
 describe('managing status pages', () => {
   it('is for workspace admins and owners only', async () => {
@@ -404,7 +410,13 @@ describe('who may read', () => {
   });
 
   it('serves a page on its custom domain at the root, and nowhere else', async () => {
-    await call(admin, 'PATCH', '/api/status-pages/public', { custom_domain: 'status.acme.example' });
+    const named = json<StatusPage>(
+      await call(admin, 'PATCH', '/api/status-pages/public', { custom_domain: 'status.acme.example' }),
+    );
+    // Served once proved (tests/api/custom-domains.test.ts tells the rest).
+    dns.txt.set(named.custom_domain_record!.name, [named.custom_domain_token!]);
+    const verified = await call(admin, 'POST', '/api/status-pages/public/actions/verify-domain');
+    expect(json<StatusPage>(verified).custom_domain_status).toBe('verified');
     const root = await visit('/', { host: 'status.acme.example' });
     expect(root.statusCode).toBe(200);
     expect(root.body).toContain('Acme status');

@@ -274,6 +274,11 @@ const SCOPED: Probe[] = [
     payload: () => ({ title: 'Pwned' }),
   },
   { method: 'DELETE', route: '/api/status-pages/:page', url: () => '/api/status-pages/public' },
+  {
+    method: 'POST',
+    route: '/api/status-pages/:page/actions/verify-domain',
+    url: () => '/api/status-pages/public/actions/verify-domain',
+  },
   { method: 'GET', route: '/api/status-pages/:page/subscribers', url: () => '/api/status-pages/public/subscribers' },
   {
     method: 'DELETE',

@@ -196,4 +196,25 @@ describe('the catalogue as code in the browser', () => {
     await screenshot(adminPage, 'catalog-offline');
     await admin.close();
   });
+  it('refuses a credential in a source URL and takes a write-only token instead (issue 48)', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await logInAs(page, beacon, 'demo', OWNER.email, OWNER.password);
+    await page.goto(url('/admin/catalog'));
+    await page.getByLabel('Name', { exact: true }).fill('private-repo');
+    await page.getByLabel('URL (optional)').fill('https://git.example.com/raw/catalog-info.yaml?access_token=leak');
+    await page.getByRole('button', { name: 'Add source' }).click();
+    await page.getByRole('alert').filter({ hasText: "send it as the source's token" }).waitFor();
+    await page.getByLabel('URL (optional)').fill('https://git.example.com/raw/catalog-info.yaml');
+    await page.getByLabel('Token (optional)').fill('sekret-e2e-token');
+    expect(await page.getByLabel('Token (optional)').getAttribute('type')).toBe('password');
+    await page.getByRole('button', { name: 'Add source' }).click();
+    const sources = page.getByRole('list', { name: 'Sources' });
+    await sources.getByRole('heading', { name: 'private-repo' }).waitFor();
+    await sources.getByText(/with a token/).waitFor();
+    expect(await page.content()).not.toContain('sekret-e2e-token');
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'catalog-source-token-390');
+    await context.close();
+  });
 });

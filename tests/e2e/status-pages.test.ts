@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DnsStandIn } from '../support/dns-stand-in.js';
 import {
   apiCall,
   apiToken,
@@ -26,9 +27,11 @@ const DESKTOP = { width: 1366, height: 900 };
 let beacon: Beacon;
 let browser: Browser;
 let token: string;
+/** The resolver custom-domain proofs ask. */
+const dns = new DnsStandIn();
 
 beforeAll(async () => {
-  beacon = await startBeacon();
+  beacon = await startBeacon({ BEACON_DNS_RESOLVERS: await dns.start() });
   await beacon.cli(['demo']);
   browser = await launchChromium();
   token = await apiToken(beacon, 'demo', OWNER.email, OWNER.password);
@@ -36,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await beacon?.stop();
+  await dns.close();
 });
 
 const url = (path: string) => `${beacon.origin('demo')}${path}`;
@@ -141,6 +145,43 @@ describe('status pages', () => {
     expect(await horizontalOverflow(admin)).toBeLessThanOrEqual(0);
     await screenshot(admin, 'status-page-subscribers-phone');
     await context.close();
+  });
+
+  it("shows a pending custom domain's TXT record at 390 px and 1366 px, and Check now verifies it", async () => {
+    const named = await apiCall(beacon, 'demo', 'PATCH', '/status-pages/demo-status', {
+      token,
+      body: { custom_domain: 'status.demo-company.example' },
+    });
+    const record = (named.body as { custom_domain_record: { name: string; value: string } }).custom_domain_record;
+    for (const [viewport, name] of [
+      [PHONE, 'phone'],
+      [DESKTOP, 'desktop'],
+    ] as const) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      await logIn(page, beacon, 'demo', OWNER.email, OWNER.password);
+      await page.goto(url('/admin/status-pages/demo-status'));
+      const card = page.getByRole('region', { name: 'Custom domain' });
+      await card.getByText('Pending').waitFor();
+      await card.getByText(record.name).waitFor();
+      await card.getByText(record.value).waitFor();
+      expect(await horizontalOverflow(page), name).toBeLessThanOrEqual(0);
+      await screenshot(page, `status-page-domain-pending-${name}`);
+      await context.close();
+    }
+    dns.txt.set(record.name, [record.value]);
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    await logIn(page, beacon, 'demo', OWNER.email, OWNER.password);
+    await page.goto(url('/admin/status-pages/demo-status'));
+    const card = page.getByRole('region', { name: 'Custom domain' });
+    await card.getByRole('button', { name: /^Check the DNS record/ }).click();
+    await card.getByText('Verified').waitFor();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'status-page-domain-verified-phone');
+    await context.close();
+    // Back to the workspace's host, as the other tests read the page.
+    await apiCall(beacon, 'demo', 'PATCH', '/status-pages/demo-status', { token, body: { custom_domain: null } });
   });
 
   it('takes the keyboard through the bars, each day named, and is axe clean', async () => {

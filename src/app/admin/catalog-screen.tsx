@@ -220,7 +220,7 @@ function SourceItem({ source }: { source: CatalogSource }) {
       <p className="m-0 text-700 beacon-editor-wrap">
         {source.url ? (
           <>
-            {source.url} · every {source.interval_minutes} minutes
+            {source.url} · every {source.interval_minutes} minutes{source.token ? ' · with a token' : ''}
           </>
         ) : (
           'Uploaded files'
@@ -272,15 +272,23 @@ function AddSourceForm() {
   const { enqueue } = useSnackbar();
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
+  const [token, setToken] = useState('');
   const [mode, setMode] = useState<SourceMode>('authoritative');
   const [error, setError] = useState<string | null>(null);
   const add = useMutation({
     mutationFn: () =>
-      createSource(api, { name: name.trim(), mode, interval_minutes: 60, ...(url.trim() ? { url: url.trim() } : {}) }),
+      createSource(api, {
+        name: name.trim(),
+        mode,
+        interval_minutes: 60,
+        ...(url.trim() ? { url: url.trim() } : {}),
+        ...(url.trim() && token ? { token } : {}),
+      }),
     onSuccess: () => {
       enqueue('Source was added');
       setName('');
       setUrl('');
+      setToken('');
       setError(null);
       forgetCatalogue(queryClient);
     },
@@ -315,6 +323,25 @@ function AddSourceForm() {
           Synced every hour and on demand; without one, the source is the files you apply as it.
         </small>
       </div>
+      {url.trim() && (
+        <div className="flex flex-column gap-2">
+          <label htmlFor="catalog-source-token" className="font-semibold">
+            Token (optional)
+          </label>
+          <InputText
+            id="catalog-source-token"
+            value={token}
+            type="password"
+            autoComplete="off"
+            aria-describedby="catalog-source-token-help"
+            onChange={(e) => setToken(e.target.value)}
+          />
+          <small id="catalog-source-token-help" className="text-600">
+            Sent to the URL&apos;s host as Authorization: Bearer, kept sealed and never shown again. Keep credentials
+            out of the URL itself.
+          </small>
+        </div>
+      )}
       <div className="flex flex-column gap-2">
         <LabelledSelect
           id="catalog-source-mode"

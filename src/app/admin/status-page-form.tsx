@@ -685,7 +685,7 @@ export function StatusPageForm({ page }: { page: StatusPage | null }) {
           autoComplete="off"
           onChange={(custom_domain) => change({ custom_domain })}
           onBlur={() => form.touch('custom_domain')}
-          hint="Optional: a host name such as status.example.com, pointed at Beacon, that serves the page at its root."
+          hint="Optional: a host name such as status.example.com, pointed at Beacon, that serves the page at its root once a DNS record proves it is yours (shown after saving)."
           error={error('custom_domain')}
         />
       </FormCard>

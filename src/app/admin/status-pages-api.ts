@@ -58,6 +58,11 @@ export function updateStatusPage(api: ApiClient, handle: string, body: StatusPag
   return api.call(statusPageOperations.updateStatusPage, { params: { page: handle }, body });
 }
 
+/** Looks for the custom domain's TXT record now; the answer is the page as it then stands. */
+export function verifyStatusPageDomain(api: ApiClient, handle: string): Promise<StatusPage> {
+  return api.call(statusPageOperations.verifyStatusPageDomain, { params: { page: handle } });
+}
+
 export function deleteStatusPage(api: ApiClient, handle: string): Promise<null> {
   return api.call(statusPageOperations.deleteStatusPage, { params: { page: handle } });
 }

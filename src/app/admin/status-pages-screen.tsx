@@ -9,6 +9,7 @@ import { ConfirmDelete } from '../components/confirm-delete.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../shell/snackbars.js';
+import { DomainStatusTag, StatusPageDomain } from './status-page-domain.js';
 import { StatusPageForm } from './status-page-form.js';
 import { StatusPageSubscribers } from './status-page-subscribers.js';
 import {
@@ -78,10 +79,13 @@ function StatusPageItem({ page }: { page: StatusPage }) {
           <dt>Services</dt>
           <dd>{plural(count, 'service', 'services')}</dd>
         </div>
-        {page.custom_domain && (
+        {page.custom_domain && page.custom_domain_status && (
           <div>
             <dt>Domain</dt>
-            <dd>{page.custom_domain}</dd>
+            <dd className="flex flex-wrap align-items-center gap-2">
+              <span className="beacon-editor-wrap">{page.custom_domain}</span>
+              <DomainStatusTag status={page.custom_domain_status} />
+            </dd>
           </div>
         )}
       </dl>
@@ -169,6 +173,22 @@ const editorCrumbs = (label: string) => ({
   crumbs: [{ label: 'Status pages', to: STATUS_PAGES_PATH }, { label }],
 });
 
+/** What the form holds of the page (draftOf): a domain check, which changes none of it, keeps the form's edits. */
+const FORM_FIELDS = [
+  'handle',
+  'title',
+  'description',
+  'logo_url',
+  'access',
+  'has_password',
+  'custom_domain',
+  'show_upstream',
+  'upstream_depth',
+  'groups',
+] as const satisfies readonly (keyof StatusPage)[];
+const settingsKey = (page: StatusPage | null) =>
+  page ? JSON.stringify(FORM_FIELDS.map((field) => page[field])) : 'new';
+
 function StatusPageEditor({ page }: { page: StatusPage | null }) {
   return (
     <div className="flex flex-column gap-3">
@@ -176,8 +196,9 @@ function StatusPageEditor({ page }: { page: StatusPage | null }) {
         <h1 className="text-2xl font-semibold m-0 beacon-editor-wrap">{page ? page.title : 'New status page'}</h1>
         {page && <OpenPageLink page={page} />}
       </div>
-      {/* After a save the page is the server's answer: the form starts afresh from it. */}
-      <StatusPageForm key={JSON.stringify(page)} page={page} />
+      {/* After a save the page is the server's answer: the form starts afresh from it (not after a domain check). */}
+      <StatusPageForm key={settingsKey(page)} page={page} />
+      {page && <StatusPageDomain page={page} />}
       {page && <StatusPageSubscribers handle={page.handle} />}
       {page && <DeleteStatusPage page={page} />}
     </div>

@@ -65,6 +65,19 @@ export const statusPageOperations = defineOperations({
     response: statusPage,
     errors: [400, 401, 403, 404, 409],
   },
+  verifyStatusPageDomain: {
+    method: 'POST',
+    path: '/status-pages/:page/actions/verify-domain',
+    summary:
+      "Look for the custom domain's `_beacon-challenge` TXT record now, through the checks' DNS resolvers; the " +
+      'page answers how it went (`custom_domain_status`, `custom_domain_check_error`). 400 without a custom ' +
+      'domain, 409 when another page holds the domain verified (admins and owners)',
+    tags,
+    access: 'user',
+    params: statusPageParams,
+    response: statusPage,
+    errors: [400, 401, 403, 404, 409],
+  },
   listStatusSubscribers: {
     method: 'GET',
     path: '/status-pages/:page/subscribers',

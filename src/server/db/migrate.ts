@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { DatabaseHandle, Engine } from './connect.js';
 import { accountsMigration } from './migrations/001-accounts.js';
 import { userSearchMigration } from './migrations/002-user-search.js';
@@ -38,6 +38,7 @@ import { schedulableChecksIndexMigration } from './migrations/035-schedulable-ch
 import { callerChangesMigration } from './migrations/036-caller-changes.js';
 import { clientGrantsMigration } from './migrations/037-client-grants.js';
 import { statusSubscriptionLimitsMigration } from './migrations/038-status-subscription-limits.js';
+import { domainProofsAndSourceTokensMigration } from './migrations/039-domain-proofs-and-source-tokens.js';
 import { scorecardTouchesMigration } from './migrations/040-scorecard-touches.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
@@ -81,6 +82,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '036-caller-changes': callerChangesMigration(engine),
     '037-client-grants': clientGrantsMigration(),
     '038-status-subscription-limits': statusSubscriptionLimitsMigration(),
+    '039-domain-proofs-and-source-tokens': domainProofsAndSourceTokensMigration(),
     '040-scorecard-touches': scorecardTouchesMigration(engine),
   };
 }
@@ -92,16 +94,28 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-/** Applies every pending migration; throws with the failing migration's error. */
-export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  const migrator = new Migrator({
+function migratorOf(handle: DatabaseHandle): Migrator {
+  return new Migrator({
     db: handle.db,
     provider: new StaticProvider(handle.engine),
     // Named, because without it Kysely looks for its bookkeeping tables in every schema of the database and
     // skips creating its own when another schema (another app, a parallel test run) has them.
     ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+function applied(outcome: MigrationResultSet): string[] {
+  const { error, results } = outcome;
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Applies every pending migration; throws with the failing migration's error. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  return applied(await migratorOf(handle).migrateToLatest());
+}
+
+/** Applies the pending migrations up to `name`, included (tests of a migration on rows made before it). */
+export async function migrateTo(handle: DatabaseHandle, name: string): Promise<string[]> {
+  return applied(await migratorOf(handle).migrateTo(name));
 }

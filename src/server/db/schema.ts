@@ -478,8 +478,17 @@ export interface StatusPagesTable {
   logo_url: string | null;
   access: 'public' | 'password' | 'members';
   password_hash: string | null;
-  /** Lower-case host name, unique across workspaces. */
+  /** Lower-case host name; any number of pages may name one, one may hold it verified (migration 039). */
   custom_domain: string | null;
+  /** What the `_beacon-challenge.{domain}` TXT record must hold; set with the domain. */
+  custom_domain_token: string | null;
+  /** When the record was last found (null: pending, the domain serves nothing). */
+  custom_domain_verified_at: string | null;
+  custom_domain_checked_at: string | null;
+  /** Why the last check did not find the record. */
+  custom_domain_check_error: string | null;
+  /** Epoch ms of the next check (bigint, a string from node-pg). */
+  custom_domain_next_check_at: number | string | null;
   show_upstream: number;
   upstream_depth: number;
   created_at: string;
@@ -612,6 +621,8 @@ export interface CatalogSourcesTable {
   last_sync_error: string | null;
   /** Epoch ms (bigint, a string from node-pg). */
   next_sync_at: number | string | null;
+  /** Sent as `Authorization: Bearer`; sealed with the secret box, never answered. */
+  token_sealed: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -28,10 +28,12 @@ import {
   getStatusPage,
   listStatusPages,
   updateStatusPage,
+  verifyStatusPageDomain,
 } from '../services/status-pages.js';
 import {
   componentOf,
   heldStatusAnswer,
+  isUnprovedDomain,
   keptStatusAnswer,
   pageOfCustomDomain,
   statusHistory,
@@ -67,6 +69,7 @@ export function statusPageRoutes(ctx: ServerContext) {
       createStatusPage: ({ caller, body }) => createStatusPage(ctx, caller, body),
       getStatusPage: ({ caller, params }) => getStatusPage(ctx, caller, params.page),
       updateStatusPage: ({ caller, params, body }) => updateStatusPage(ctx, caller, params.page, body),
+      verifyStatusPageDomain: ({ caller, params }) => verifyStatusPageDomain(ctx, caller, params.page),
       deleteStatusPage: async ({ caller, params }) => {
         await deleteStatusPage(ctx, caller, params.page);
         return null;
@@ -567,8 +570,12 @@ export function registerStatusDocuments(app: FastifyInstance, ctx: ServerContext
   app.addHook('onRequest', async (request, reply) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url.startsWith('/api/')) return;
     const target = await pageOfCustomDomain(ctx, request);
+    // A domain named but not proved serves nothing, not even the web app (issue 48).
+    if (!target && (await isUnprovedDomain(ctx, request))) return notFoundText(reply);
     if (!target) return;
     const served = await serveStatusPath(ctx, request, reply, target, request.url);
-    if (!served) await reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
+    if (!served) await notFoundText(reply);
   });
 }
+
+const notFoundText = (reply: FastifyReply) => reply.code(404).type('text/plain; charset=utf-8').send('Not Found');

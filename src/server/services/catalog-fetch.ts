@@ -7,6 +7,7 @@
 import { isMap, parseAllDocuments } from 'yaml';
 import { Agent, fetch, type Dispatcher } from 'undici';
 import { resolveTarget, type DescriptorFile } from '../../domain/descriptors.js';
+import { urlCredential, withoutCredentials } from '../../domain/url-credentials.js';
 import { createGuardedAgent } from '../../runner/guarded-agent.js';
 import type { ServerContext } from '../context.js';
 
@@ -23,6 +24,8 @@ export type FetchedSource =
 export interface FetchOptions {
   /** Time allowed for each GET, body included (default 10 s). */
   timeoutMs?: number;
+  /** The source's token, sent to each file as `Authorization: Bearer` (dropped on a redirect to another origin). */
+  token?: string | null;
 }
 
 /** A reason a person can read; thrown inside a read, answered as `failed`. */
@@ -43,14 +46,21 @@ export async function fetchSourceFiles(
   try {
     root = new URL(url);
   } catch {
-    return { status: 'failed', error: `${url} is not a valid URL` };
+    // Not echoed: what cannot be parsed cannot be stripped of a credential.
+    return { status: 'failed', error: "The source's URL is not a valid URL" };
   }
   const rootPath = lastSegment(root);
   if (!/^https?:$/.test(root.protocol) || rootPath === '') {
     return { status: 'failed', error: `${shown(root)} does not name a file (such as …/catalog-info.yaml)` };
   }
   const dispatcher: Dispatcher = ctx.config.allowPrivateTargets ? new Agent() : createGuardedAgent();
-  const reader = new SourceReader(root, rootPath, dispatcher, options.timeoutMs ?? FETCH_TIMEOUT_MS);
+  const reader = new SourceReader(
+    root,
+    rootPath,
+    dispatcher,
+    options.timeoutMs ?? FETCH_TIMEOUT_MS,
+    options.token ?? null,
+  );
   try {
     const known = knownTags(etag, rootPath);
     if (known && (await reader.allUnchanged(known))) return { status: 'unchanged' };
@@ -88,13 +98,9 @@ function knownTags(etag: string | null, rootPath: string): Array<[string, string
   }
 }
 
-/** The URL as messages show it: never its user name or password. */
+/** The URL as messages show it: never a credential (a URL saved before they were refused may hold one). */
 function shown(url: URL): string {
-  if (!url.username && !url.password) return url.href;
-  const copy = new URL(url.href);
-  copy.username = '';
-  copy.password = '';
-  return copy.href;
+  return urlCredential(url) ? withoutCredentials(url).href : url.href;
 }
 
 class SourceReader {
@@ -105,6 +111,7 @@ class SourceReader {
     private readonly rootPath: string,
     private readonly dispatcher: Dispatcher,
     private readonly timeoutMs: number,
+    private readonly token: string | null,
   ) {}
 
   urlOf(path: string): URL {
@@ -160,6 +167,8 @@ class SourceReader {
           accept: 'application/yaml, text/yaml, text/plain;q=0.9, */*;q=0.8',
           'user-agent': 'Beacon-Catalog/1',
           ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
+          // Every file is the root's or relative to its folder (urlOf): the same origin.
+          ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
         },
       });
       if (response.status === 304 && ifNoneMatch) {

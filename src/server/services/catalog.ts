@@ -9,6 +9,7 @@ import { countActions, planCatalog, type CatalogPlan } from '../../domain/catalo
 import { exportDescriptors } from '../../domain/descriptor-export.js';
 import { readDescriptors, type DescriptorFile, type ReadDescriptors } from '../../domain/descriptors.js';
 import { isAdminRole } from '../../domain/roles.js';
+import { urlCredential } from '../../domain/url-credentials.js';
 import type { CatalogEntity, CatalogPlanAnswer, CatalogSource } from '../../contract/catalog.js';
 import { isoNow, type ServerContext } from '../context.js';
 import {
@@ -224,6 +225,7 @@ async function sourceAnswers(ctx: ServerContext, workspaceId: string, rows: Cata
       id: row.id,
       name: row.name,
       url: row.url,
+      ...(row.token_sealed ? { token: 'set' as const } : {}),
       mode: row.mode,
       interval_minutes: row.interval_minutes,
       last_sync:
@@ -263,12 +265,26 @@ async function requireFreeName(ctx: ServerContext, caller: Caller, name: string,
   }
 }
 
+/** A credential in the URL itself would be stored and shown with it: it goes in `token` (issue 48). */
+function refuseUrlCredentials(url: string | null | undefined): void {
+  if (!url) return;
+  const credential = urlCredential(new URL(url));
+  if (!credential) return;
+  const what = credential === 'userinfo' ? 'a user name or password' : `a credential (${credential})`;
+  const message = `The URL holds ${what}: send it as the source's token instead (it is sent as Authorization: Bearer)`;
+  throw badRequest(message, { url: [message] });
+}
+
+const sealedToken = (ctx: ServerContext, token: string | null) => (token ? ctx.secretBox.seal(token) : null);
+const originOf = (url: string) => new URL(url).origin;
+
 export async function createCatalogSource(
   ctx: ServerContext,
   caller: Caller,
-  input: { name: string; url?: string; mode: 'authoritative' | 'seed'; interval_minutes: number },
+  input: { name: string; url?: string; token?: string; mode: 'authoritative' | 'seed'; interval_minutes: number },
 ): Promise<CatalogSource> {
   requireManager(caller);
+  refuseUrlCredentials(input.url);
   await requireFreeName(ctx, caller, input.name);
   const id = randomUUID();
   const now = isoNow(ctx);
@@ -288,6 +304,7 @@ export async function createCatalogSource(
     last_sync_error: null,
     // A URL source syncs at once, then on its interval.
     next_sync_at: input.url ? ctx.now().getTime() : null,
+    token_sealed: sealedToken(ctx, input.token ?? null),
     created_at: now,
     updated_at: now,
   });
@@ -298,18 +315,30 @@ export async function updateCatalogSource(
   ctx: ServerContext,
   caller: Caller,
   idOrName: string,
-  patch: { name?: string; url?: string | null; mode?: 'authoritative' | 'seed'; interval_minutes?: number },
+  patch: {
+    name?: string;
+    url?: string | null;
+    token?: string | null;
+    mode?: 'authoritative' | 'seed';
+    interval_minutes?: number;
+  },
 ): Promise<CatalogSource> {
   requireManager(caller);
+  refuseUrlCredentials(patch.url);
   const source = await sourceOr404(ctx, caller, idOrName);
   if (patch.name !== undefined) await requireFreeName(ctx, caller, patch.name, source.id);
+  const { token: given, ...fields } = patch;
   const url = patch.url === undefined ? source.url : patch.url;
+  // A token is for its URL's host: a URL on another origin does not take it along unless it is given again.
+  const token = given === undefined && url && source.url && originOf(url) !== originOf(source.url) ? null : given;
   const interval = patch.interval_minutes ?? source.interval_minutes;
+  // Another URL is another source of files, and another token may read others: read it at once, with no old ETag.
+  const reread = (patch.url !== undefined && patch.url !== source.url) || token !== undefined;
   await updateSource(ctx.database.db, source.id, {
-    ...patch,
-    // Another URL is another source of files: read it at once, with no old ETag.
-    ...(patch.url !== undefined && patch.url !== source.url ? { etag: null, digest: null } : {}),
-    next_sync_at: url ? ctx.now().getTime() + (patch.url !== undefined ? 0 : interval * 60_000) : null,
+    ...fields,
+    ...(token !== undefined ? { token_sealed: sealedToken(ctx, token) } : {}),
+    ...(reread ? { etag: null, digest: null } : {}),
+    next_sync_at: url ? ctx.now().getTime() + (reread ? 0 : interval * 60_000) : null,
     updated_at: isoNow(ctx),
   });
   return sourceAnswer(ctx, caller, source.id);
@@ -350,14 +379,21 @@ export async function syncSource(
     await apply(ctx, source.workspace_id, agent, source, files);
     return;
   }
-  const read = await fetchSourceFiles(ctx, source.url, source.etag, options);
   const synced = {
     last_sync_at: isoNow(ctx),
     next_sync_at: ctx.now().getTime() + source.interval_minutes * 60_000,
   };
   const { db } = ctx.database;
+  const token = openedToken(ctx, source);
+  if (token === undefined) {
+    await updateSource(db, source.id, { ...synced, last_sync_status: 'failed', last_sync_error: TOKEN_UNREADABLE });
+    return;
+  }
+  const read = await fetchSourceFiles(ctx, source.url, source.etag, { ...options, token });
   if (read.status === 'failed') {
-    await updateSource(db, source.id, { ...synced, last_sync_status: 'failed', last_sync_error: read.error });
+    // No error text may carry the token, whatever a host or a library put in it.
+    const error = token ? read.error.split(token).join('…') : read.error;
+    await updateSource(db, source.id, { ...synced, last_sync_status: 'failed', last_sync_error: error });
   } else if (read.status === 'unchanged' || filesDigest(read.files) === source.digest) {
     await updateSource(db, source.id, {
       ...synced,
@@ -367,6 +403,19 @@ export async function syncSource(
     });
   } else {
     await apply(ctx, source.workspace_id, agent, source, read.files, {}, { ...synced, etag: read.etag });
+  }
+}
+
+const TOKEN_UNREADABLE =
+  "The source's token cannot be opened with this server's encryption key (BEACON_ENCRYPTION_KEY): set it again";
+
+/** The source's token: null without one, undefined when it cannot be opened (sealed with another key). */
+function openedToken(ctx: ServerContext, source: CatalogSourceRow): string | null | undefined {
+  if (!source.token_sealed) return null;
+  try {
+    return ctx.secretBox.open(source.token_sealed);
+  } catch {
+    return undefined;
   }
 }
 

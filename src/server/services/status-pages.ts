@@ -5,14 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import type { StatusPage, StatusPageCreate, StatusPageUpdate } from '../../contract/status-pages.js';
 import { isAdminRole } from '../../domain/roles.js';
-import { UPSTREAM_DEPTH } from '../../domain/status-pages.js';
+import { domainChallengeName, UPSTREAM_DEPTH } from '../../domain/status-pages.js';
 import { workspaceOrigin } from '../config.js';
 import { isoNow, type ServerContext } from '../context.js';
 import {
   deleteStatusPageRow,
   findServicesByHandle,
   findStatusPage,
-  findStatusPageByDomain,
+  findVerifiedPageByDomain,
   insertStatusPage,
   listComponents,
   listStatusPageRows,
@@ -24,6 +24,7 @@ import type { StatusPageComponentsTable, StatusPageRow, StatusPagesTable, Worksp
 import type { Db } from '../db/repositories/workspaces.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors.js';
 import type { Caller } from './auth.js';
+import { checkDomain, DOMAIN_CHECK_MS, DOMAIN_TAKEN, newDomainToken } from './domain-proofs.js';
 import { hashPassword } from './secrets.js';
 
 export const STATUS_PAGE_NOT_FOUND = 'The status page was not found';
@@ -32,9 +33,15 @@ function requireAdmin(caller: Caller): void {
   if (!isAdminRole(caller.user.role)) throw forbidden('Only workspace admins and owners can manage status pages');
 }
 
-/** Where visitors read a page: its custom domain's root, else under the workspace's origin. */
-export function statusPageUrl(ctx: ServerContext, workspace: Pick<WorkspaceRow, 'domain'>, row: StatusPageRow): string {
-  if (row.custom_domain) return `${ctx.config.publicUrl.protocol}//${row.custom_domain}`;
+/** Where visitors read a page: its custom domain's root once proved, else under the workspace's origin. */
+export function statusPageUrl(
+  ctx: ServerContext,
+  workspace: Pick<WorkspaceRow, 'domain'>,
+  row: Pick<StatusPageRow, 'handle' | 'custom_domain' | 'custom_domain_verified_at'>,
+): string {
+  if (row.custom_domain && row.custom_domain_verified_at) {
+    return `${ctx.config.publicUrl.protocol}//${row.custom_domain}`;
+  }
   return `${workspaceOrigin(ctx.config, workspace.domain)}/status/${row.handle}`;
 }
 
@@ -52,6 +59,21 @@ export function groupsOf(components: readonly Pick<ComponentRow, 'group_name' | 
   return groups;
 }
 
+/** How the page's custom domain stands, and the TXT record that proves it. */
+function domainProofOf(row: StatusPageRow) {
+  const token = row.custom_domain ? row.custom_domain_token : null;
+  return {
+    custom_domain_status: !row.custom_domain ? null : row.custom_domain_verified_at ? 'verified' : 'pending',
+    custom_domain_token: token,
+    custom_domain_record:
+      row.custom_domain && token
+        ? { type: 'TXT' as const, name: domainChallengeName(row.custom_domain), value: token }
+        : null,
+    custom_domain_checked_at: row.custom_domain ? row.custom_domain_checked_at : null,
+    custom_domain_check_error: row.custom_domain ? row.custom_domain_check_error : null,
+  } satisfies Partial<StatusPage>;
+}
+
 function toStatusPage(
   ctx: ServerContext,
   workspace: WorkspaceRow,
@@ -66,6 +88,7 @@ function toStatusPage(
     access: row.access,
     has_password: row.password_hash !== null,
     custom_domain: row.custom_domain,
+    ...domainProofOf(row),
     show_upstream: row.show_upstream === 1,
     upstream_depth: row.upstream_depth,
     groups: groupsOf(components.filter((component) => component.page_id === row.id)),
@@ -153,15 +176,19 @@ async function settingsColumns(
         custom_domain: [`Must not be ${base} or one of its workspaces`],
       });
     }
-    if (domain) {
-      const holder = await findStatusPageByDomain(ctx.database.db, domain);
-      if (holder && holder.id !== current?.id) {
-        throw conflict('Another status page uses this domain', {
-          custom_domain: ['Another status page uses this domain'],
-        });
-      }
+    if (domain !== (current?.custom_domain ?? null)) {
+      // Naming a domain claims nothing: it stays pending, serving nothing, until its TXT record proves it.
+      const holder = domain && (await findVerifiedPageByDomain(ctx.database.db, domain));
+      if (holder) throw conflict(DOMAIN_TAKEN, { custom_domain: [DOMAIN_TAKEN] });
+      Object.assign(columns, {
+        custom_domain: domain,
+        custom_domain_token: domain && newDomainToken(),
+        custom_domain_verified_at: null,
+        custom_domain_checked_at: null,
+        custom_domain_check_error: null,
+        custom_domain_next_check_at: domain && ctx.now().getTime() + DOMAIN_CHECK_MS,
+      } satisfies Partial<StatusPagesTable>);
     }
-    columns.custom_domain = domain;
   }
   const access = columns.access ?? current?.access ?? 'public';
   const passwordHash = columns.password_hash !== undefined ? columns.password_hash : (current?.password_hash ?? null);
@@ -171,15 +198,9 @@ async function settingsColumns(
   return columns;
 }
 
-/** A unique key lost to a concurrent write: the handle or the domain, whichever is now taken. */
-async function takenError(ctx: ServerContext, workspaceId: string, handle: string, domain: string | null) {
-  const { db } = ctx.database;
-  if (domain && (await findStatusPageByDomain(db, domain))) {
-    return conflict('Another status page uses this domain', {
-      custom_domain: ['Another status page uses this domain'],
-    });
-  }
-  if (await findStatusPage(db, workspaceId, handle)) {
+/** The handle lost to a concurrent create. */
+async function takenError(ctx: ServerContext, workspaceId: string, handle: string) {
+  if (await findStatusPage(ctx.database.db, workspaceId, handle)) {
     return conflict('The handle has already been taken.', { handle: ['The handle has already been taken.'] });
   }
   return null;
@@ -207,6 +228,11 @@ export async function createStatusPage(
     access: 'public',
     password_hash: null,
     custom_domain: null,
+    custom_domain_token: null,
+    custom_domain_verified_at: null,
+    custom_domain_checked_at: null,
+    custom_domain_check_error: null,
+    custom_domain_next_check_at: null,
     show_upstream: 1,
     upstream_depth: UPSTREAM_DEPTH.default,
     created_at: now,
@@ -220,7 +246,7 @@ export async function createStatusPage(
       await replaceComponents(trx, row.id, components);
     });
   } catch (error) {
-    const taken = !(error instanceof HttpError) && (await takenError(ctx, workspaceId, row.handle, row.custom_domain));
+    const taken = !(error instanceof HttpError) && (await takenError(ctx, workspaceId, row.handle));
     throw taken || error;
   }
   return getStatusPage(ctx, caller, row.handle);
@@ -238,21 +264,10 @@ export async function updateStatusPage(
   const current = await pageOf(ctx, workspaceId, handle);
   const columns = { ...(await settingsColumns(ctx, input, current)), updated_at: isoNow(ctx) };
   const components = input.groups && (await componentRows(db, workspaceId, current.id, input.groups));
-  try {
-    await db.transaction().execute(async (trx) => {
-      await updateStatusPageRow(trx, current.id, columns);
-      if (components) await replaceComponents(trx, current.id, components);
-    });
-  } catch (error) {
-    const domain = columns.custom_domain ?? null;
-    const taken = !(error instanceof HttpError) && domain && (await findStatusPageByDomain(db, domain));
-    if (taken && taken.id !== current.id) {
-      throw conflict('Another status page uses this domain', {
-        custom_domain: ['Another status page uses this domain'],
-      });
-    }
-    throw error;
-  }
+  await db.transaction().execute(async (trx) => {
+    await updateStatusPageRow(trx, current.id, columns);
+    if (components) await replaceComponents(trx, current.id, components);
+  });
   return getStatusPage(ctx, caller, handle);
 }
 
@@ -260,4 +275,15 @@ export async function deleteStatusPage(ctx: ServerContext, caller: Caller, handl
   requireAdmin(caller);
   const row = await pageOf(ctx, caller.workspace.id, handle);
   await ctx.database.db.transaction().execute((trx) => deleteStatusPageRow(trx, row.id));
+}
+
+/** Looks for the custom domain's TXT record now (the daily check, at once): the page answers how it went. */
+export async function verifyStatusPageDomain(ctx: ServerContext, caller: Caller, handle: string): Promise<StatusPage> {
+  requireAdmin(caller);
+  const row = await pageOf(ctx, caller.workspace.id, handle);
+  if (!row.custom_domain) {
+    throw badRequest('The page has no custom domain', { custom_domain: ['Set a custom domain first'] });
+  }
+  if ((await checkDomain(ctx, row)) === 'taken') throw conflict(DOMAIN_TAKEN, { custom_domain: [DOMAIN_TAKEN] });
+  return getStatusPage(ctx, caller, handle);
 }

@@ -244,7 +244,11 @@ async function addEmail(
   return { id, kind: 'email', confirmed: false };
 }
 
-function pageUrlOf(ctx: ServerContext, workspace: Pick<WorkspaceRow, 'domain'>, page: StatusPageRow) {
+function pageUrlOf(
+  ctx: ServerContext,
+  workspace: Pick<WorkspaceRow, 'domain'>,
+  page: Parameters<typeof statusPageUrl>[2],
+) {
   return statusPageUrl(ctx, workspace, page);
 }
 

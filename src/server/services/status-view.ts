@@ -21,6 +21,7 @@ import { listNoticeHistory } from '../db/repositories/notices.js';
 import {
   findPageNotice,
   findStatusPageById,
+  isDomainNamed,
   listClosedNotices,
   listComponents,
   listOpenServices,
@@ -59,12 +60,25 @@ function hostOf(request: HostRequest): string {
   return (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
 }
 
-/** The page a custom domain serves, if the request's host is one. */
-export async function pageOfCustomDomain(ctx: ServerContext, request: HostRequest): Promise<StatusTarget | null> {
+/** The request's host when it may be a custom domain: neither the base domain nor a workspace's host. */
+function customHostOf(ctx: ServerContext, request: HostRequest): string | null {
   const host = hostOf(request);
   if (!host || host === ctx.config.baseDomain.toLowerCase()) return null;
   if (workspaceLabelOf(request.headers.host, ctx.config.baseDomain)) return null;
+  return host;
+}
+
+/** The page a custom domain serves, if the request's host is one proved by its TXT record (issue 48). */
+export async function pageOfCustomDomain(ctx: ServerContext, request: HostRequest): Promise<StatusTarget | null> {
+  const host = customHostOf(ctx, request);
+  if (!host) return null;
   return targetOf(ctx, await probeOf(ctx, 'custom domain', [host]), '');
+}
+
+/** Whether the request's host is a custom domain some page names, none having proved it. */
+export async function isUnprovedDomain(ctx: ServerContext, request: HostRequest): Promise<boolean> {
+  const host = customHostOf(ctx, request);
+  return host !== null && (await isDomainNamed(ctx.database.db, host));
 }
 
 /**

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProfileRef } from '../../../src/contract/catalogue.js';
 import type { StatusPage } from '../../../src/contract/status-pages.js';
 import AdminScreen from '../../../src/app/admin/admin-screen.js';
+import { DOMAIN_VERIFIED } from '../../../src/app/admin/status-page-domain.js';
 import { LocalProvider } from '../../../src/app/local/local-provider.js';
 import { BreadcrumbBar, BreadcrumbProvider } from '../../../src/app/shell/breadcrumb.js';
 import { deleteLocalDb } from '../../../src/local/db.js';
@@ -41,6 +42,11 @@ function statusPage(overrides: Partial<StatusPage> = {}): StatusPage {
     access: 'public',
     has_password: false,
     custom_domain: null,
+    custom_domain_status: null,
+    custom_domain_token: null,
+    custom_domain_record: null,
+    custom_domain_checked_at: null,
+    custom_domain_check_error: null,
     show_upstream: true,
     upstream_depth: 3,
     groups: [
@@ -147,6 +153,7 @@ describe('status pages admin', () => {
         has_password: true,
         groups: [{ name: '', services: ['ledger'] }],
         custom_domain: 'status.partner.test',
+        custom_domain_status: 'pending',
       }),
     ]);
     renderAdmin('/admin/status-pages');
@@ -166,6 +173,7 @@ describe('status pages admin', () => {
     expect(within(partners).getByText('Anyone with the password')).toBeTruthy();
     expect(within(partners).getByText('1 service')).toBeTruthy();
     expect(within(partners).getByText('status.partner.test')).toBeTruthy();
+    expect(within(partners).getByText('Pending')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Add status page' }).getAttribute('href')).toBe('/admin/status-pages/new');
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(within(crumbs).getByText('Status pages')).toBeTruthy();
@@ -375,6 +383,68 @@ describe('status pages admin', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('This domain is already used by another status page')).toBeTruthy();
     expect(input('Custom domain').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('shows a pending domain with its TXT record; Check now verifies it and keeps the edits in the form', async () => {
+    const record = { type: 'TXT' as const, name: '_beacon-challenge.status.example.com', value: 'tok-4711' };
+    const pending = statusPage({
+      custom_domain: 'status.example.com',
+      custom_domain_status: 'pending',
+      custom_domain_token: record.value,
+      custom_domain_record: record,
+    });
+    const verified: StatusPage = {
+      ...pending,
+      custom_domain_status: 'verified',
+      custom_domain_checked_at: new Date().toISOString(),
+      url: 'http://status.example.com',
+      updated_at: '2024-02-01T00:00:00.000Z',
+    };
+    const { calls } = statusPagesApi([pending], {
+      fail: { 'POST /api/status-pages/acme/actions/verify-domain': { status: 200, body: verified } },
+    });
+    renderAdmin('/admin/status-pages/acme');
+    const card = await screen.findByRole('region', { name: 'Custom domain' });
+    expect(within(card).getByText('Pending')).toBeTruthy();
+    expect(within(card).getByText(/serves nothing until it proves it is yours/)).toBeTruthy();
+    const facts = within(card).getByLabelText('DNS record');
+    expect(within(facts).getByText('TXT')).toBeTruthy();
+    expect(within(facts).getByText(record.name)).toBeTruthy();
+    expect(within(facts).getByText(record.value)).toBeTruthy();
+    expect(await violations()).toEqual([]);
+
+    type('Title', 'Edited title');
+    fireEvent.click(within(card).getByRole('button', { name: 'Check the DNS record of status.example.com now' }));
+    expect(await screen.findByText(DOMAIN_VERIFIED)).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Custom domain' })).getByText('Verified')).toBeTruthy();
+    expect(screen.getByText(/Last checked/)).toBeTruthy();
+    expect(input('Title').value).toBe('Edited title');
+    expect(writes(calls, 'POST').map((call) => call.path)).toEqual(['/api/status-pages/acme/actions/verify-domain']);
+  });
+
+  it('says why a check was refused, and shows no domain card without a domain', async () => {
+    const pending = statusPage({
+      custom_domain: 'status.example.com',
+      custom_domain_status: 'pending',
+      custom_domain_token: 'tok',
+      custom_domain_record: { type: 'TXT', name: '_beacon-challenge.status.example.com', value: 'tok' },
+    });
+    const taken = {
+      message: 'Another status page uses this domain',
+      errors: { custom_domain: ['Another status page uses this domain'] },
+    };
+    statusPagesApi([pending, statusPage({ handle: 'plain' })], {
+      fail: { 'POST /api/status-pages/acme/actions/verify-domain': { status: 409, body: taken } },
+    });
+    renderAdmin('/admin/status-pages/acme');
+    fireEvent.click(await screen.findByRole('button', { name: /^Check the DNS record/ }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Another status page uses this domain');
+    expect(within(screen.getByRole('region', { name: 'Custom domain' })).getByText('Pending')).toBeTruthy();
+
+    cleanup();
+    renderAdmin('/admin/status-pages/plain');
+    await screen.findByLabelText('Custom domain');
+    expect(screen.queryByRole('region', { name: 'Custom domain' })).toBeNull();
   });
 
   it('deletes a page only after the confirmation', async () => {

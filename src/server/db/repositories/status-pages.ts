@@ -19,8 +19,37 @@ export function findStatusPage(db: Db, workspaceId: string, handle: string): Pro
     .executeTakeFirst();
 }
 
-export function findStatusPageByDomain(db: Db, domain: string): Promise<StatusPageRow | undefined> {
-  return db.selectFrom('status_pages').selectAll().where('custom_domain', '=', domain).executeTakeFirst();
+/** The page holding `domain` verified (at most one: migration 039's unique index). */
+export function findVerifiedPageByDomain(db: Db, domain: string): Promise<StatusPageRow | undefined> {
+  return db
+    .selectFrom('status_pages')
+    .selectAll()
+    .where('custom_domain', '=', domain)
+    .where('custom_domain_verified_at', 'is not', null)
+    .executeTakeFirst();
+}
+
+/** Whether some page names `domain`, proved or not. */
+export async function isDomainNamed(db: Db, domain: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('status_pages')
+    .select('id')
+    .where('custom_domain', '=', domain)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Pages whose custom domain is due to be looked for again, the longest due first. */
+export function dueDomainChecks(db: Db, now: number, limit: number): Promise<StatusPageRow[]> {
+  return db
+    .selectFrom('status_pages')
+    .selectAll()
+    .where('custom_domain_next_check_at', '<=', now)
+    .where('custom_domain', 'is not', null)
+    .orderBy('custom_domain_next_check_at')
+    .limit(limit)
+    .execute();
 }
 
 export function findStatusPageById(db: Db, id: string): Promise<StatusPageRow | undefined> {
@@ -241,7 +270,9 @@ function probeText(engine: 'sqlite' | 'postgres', by: ProbeBy): string {
     by === 'host'
       ? `from workspaces w join status_pages p on p.workspace_id = w.id
          where w.domain = ${param(1)} and p.handle = ${param(2)}`
-      : `from status_pages p join workspaces w on w.id = p.workspace_id where p.custom_domain = ${param(1)}`;
+      : // Only a proved domain serves its page (migration 039's partial unique index finds it).
+        `from status_pages p join workspaces w on w.id = p.workspace_id
+         where p.custom_domain = ${param(1)} and p.custom_domain_verified_at is not null`;
   return `select w.id as workspace_id, p.id as page_id, p.handle as page_handle, ${workspace} ${from}`;
 }
 

@@ -20,7 +20,7 @@ import {
   subscribe,
   unsubscribe,
 } from '../services/status-subscriptions.js';
-import { acceptsEncoding, codingOf, sendAnswer } from './web.js';
+import { acceptsEncoding, codingOf, CUSTOM_DOMAIN_ROBOTS_TXT, sendAnswer, sendRobots } from './web.js';
 import {
   createStatusPage,
   deleteStatusPage,
@@ -499,6 +499,7 @@ export function registerStatusDocuments(app: FastifyInstance, ctx: ServerContext
     if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url.startsWith('/api/')) return;
     const target = await pageOfCustomDomain(ctx, request);
     if (!target) return;
+    if (request.url.split('?')[0] === '/robots.txt') return sendRobots(reply, CUSTOM_DOMAIN_ROBOTS_TXT);
     const served = await serveStatusPath(ctx, request, reply, target, request.url);
     if (!served) await reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
   });

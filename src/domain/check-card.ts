@@ -333,3 +333,38 @@ export function aggregatesSummaryText(caption: string, summary: AggregatesSummar
 export function bucketFailureText(point: Pick<AggregatePoint, 'probes' | 'failures'>): string {
   return `${point.failures} of ${plural(point.probes, 'probe')} failed`;
 }
+
+/** What a check made from a spec lost (contract's SpecLink.gone). */
+export type SpecGone = 'operation' | 'unpublished' | 'deleted';
+
+/**
+ * The tag of a check made from a spec, and why it is flagged: what it lost leaves its `schema` assertion without a
+ * schema, so it fails ('a response schema') until the spec, or another link, gives it one again.
+ */
+export function specLinkText(spec: {
+  page: string | null;
+  operation_id: string;
+  version: string | null;
+  missing: boolean;
+  /** Left out by a check cached before specs could be unpublished: then only an operation could go. */
+  gone?: SpecGone | null | undefined;
+}): { label: string; why: string | null } {
+  const gone = spec.gone ?? (spec.missing ? 'operation' : null);
+  const fails = 'its schema assertion has no schema to check against and fails';
+  if (gone === 'operation')
+    return {
+      label: 'Operation gone from the spec',
+      why: `Version ${spec.version ?? '?'} of the spec ${spec.page ?? ''} has no ${spec.operation_id}: ${fails}.`,
+    };
+  if (gone === 'unpublished')
+    return {
+      label: 'Spec unpublished',
+      why: `The spec ${spec.page ?? ''} is no longer published: ${fails} until it is published again.`,
+    };
+  if (gone === 'deleted')
+    return {
+      label: 'Spec deleted',
+      why: `The spec page of ${spec.operation_id} was deleted: ${fails}; link the check to a published spec or remove the assertion.`,
+    };
+  return { label: `Spec ${spec.version ?? spec.page ?? ''}`, why: null };
+}

@@ -334,6 +334,39 @@ export function bucketFailureText(point: Pick<AggregatePoint, 'probes' | 'failur
   return `${point.failures} of ${plural(point.probes, 'probe')} failed`;
 }
 
+/**
+ * What a heartbeat's result is (server/services/heartbeats.ts): a ping, a ping that reported a failure, or a look
+ * that found the job late (a timeout). A heartbeat has no response time: its card shows these instead.
+ */
+export type PingKind = 'ping' | 'fail' | 'late';
+
+export function pingKindOf(result: Pick<CardResult, 'success' | 'error'>): PingKind {
+  if (result.success) return 'ping';
+  return resultErrorOf(result)?.class === 'timeout' ? 'late' : 'fail';
+}
+
+export const PING_KIND_LABELS: Record<PingKind, string> = { ping: 'Ping', fail: 'Failure reported', late: 'Late' };
+
+/** The sentence under a heartbeat's pings: 'Last 24 hours: 12 pings (1 reporting a failure), late 2 times'. */
+export function pingsSummaryText(caption: string, results: ReadonlyArray<Pick<CardResult, 'success' | 'error'>>) {
+  const count = { ping: 0, fail: 0, late: 0 };
+  for (const result of results) count[pingKindOf(result)]++;
+  const pings = count.ping + count.fail;
+  const failed = count.fail > 0 ? ` (${count.fail} reporting a failure)` : '';
+  const late = count.late > 0 ? `, late ${plural(count.late, 'time')}` : '';
+  return `${caption}: ${pings === 0 ? 'no pings' : plural(pings, 'ping')}${failed}${late}`;
+}
+
+/** The same over aggregates, which count failures without telling a failure ping from a late look. */
+export function pingAggregatesSummaryText(caption: string, summary: AggregatesSummary, bucket: ReportBucket): string {
+  const pings = summary.probes - summary.failures;
+  const failed =
+    summary.failures === 0
+      ? 'none failed or late'
+      : `${summary.failures} failed or late in ${plural(summary.failedBuckets, bucket)}`;
+  return `${caption}: ${pings === 0 ? 'no pings' : plural(pings, 'successful ping')}, ${failed}`;
+}
+
 /** What a check made from a spec lost (contract's SpecLink.gone). */
 export type SpecGone = 'operation' | 'unpublished' | 'deleted';
 

@@ -482,6 +482,32 @@ describe('check kinds, assertions and Test (DESIGN.md 12)', () => {
     expect(within(heartbeat).queryByLabelText('Ping URL')).toBeNull();
   });
 
+  it("shows a heartbeat's pings, not a response-time chart: pings, a failure reported, a late look", async () => {
+    const ping = (start: string, error?: HealthCheckResult['error']): HealthCheckResult => ({
+      time: 0,
+      start,
+      success: !error,
+      ...(error ? { error, severity: 'warning' as const } : {}),
+    });
+    healthApi({
+      checks: [nightly],
+      resultsOf: {
+        hc4: [
+          ping('2024-06-01T10:00:00.000Z'),
+          ping('2024-06-01T10:05:00.000Z', { class: 'assertion', message: 'The job reported a failure (exit code 2)' }),
+          ping('2024-06-01T10:12:00.000Z', { class: 'timeout', message: 'No ping for 7 min' }),
+          ping('2024-06-01T10:13:00.000Z'),
+        ],
+      },
+    });
+    renderApp('/services/payments/health-checks');
+    const card = await screen.findByRole('article', { name: 'Nightly' });
+    expect(await within(card).findByRole('img', { name: 'Pings of Nightly, last 24 hours' })).toBeTruthy();
+    expect(within(card).getByText('Last 24 hours: 3 pings (1 reporting a failure), late 1 time')).toBeTruthy();
+    expect(within(card).queryByRole('img', { name: /^Response times/ })).toBeNull();
+    expect(within(card).queryByText(/response time/)).toBeNull();
+  });
+
   it('says on the card why a check made from a spec is flagged: its operation or its spec is gone', async () => {
     const link = { operation_id: 'getItem', method: 'GET', path: '/items/{id}', version: 'v2', missing: true };
     healthApi({

@@ -74,14 +74,23 @@ export const specLinkInput = z.strictObject({
 });
 export type SpecLinkInput = z.infer<typeof specLinkInput>;
 
+/** What a check made from a spec lost, so that its `schema` assertion has no schema to judge by. */
+export const specGone = z.enum(['operation', 'unpublished', 'deleted']);
+export type SpecGone = z.infer<typeof specGone>;
+
 export const specLink = z
   .object({
-    page: z.string(),
+    page: z.string().nullable().describe('The spec page’s handle; null once the page was deleted'),
     operation_id: z.string(),
     method: z.string().nullable(),
     path: z.string().nullable(),
     version: z.string().nullable().describe('The spec’s info.version the check follows'),
-    missing: z.boolean().describe('The spec’s newest version no longer has the operation'),
+    missing: z.boolean().describe('The check has no schema to judge by: its operation or its spec is gone'),
+    gone: specGone
+      .nullable()
+      .describe(
+        'What is gone: the operation (the newest version lacks it), or the spec (unpublished, deleted); null: nothing',
+      ),
   })
   .meta({ id: 'SpecLink' });
 export type SpecLink = z.infer<typeof specLink>;

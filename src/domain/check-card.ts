@@ -340,3 +340,71 @@ export function aggregatesSummaryText(caption: string, summary: AggregatesSummar
 export function bucketFailureText(point: Pick<AggregatePoint, 'probes' | 'failures'>): string {
   return `${point.failures} of ${plural(point.probes, 'probe')} failed`;
 }
+
+/**
+ * What a heartbeat's result is (server/services/heartbeats.ts): a ping, a ping that reported a failure, or a look
+ * that found the job late (a timeout). A heartbeat has no response time: its card shows these instead.
+ */
+export type PingKind = 'ping' | 'fail' | 'late';
+
+export function pingKindOf(result: Pick<CardResult, 'success' | 'error'>): PingKind {
+  if (result.success) return 'ping';
+  return resultErrorOf(result)?.class === 'timeout' ? 'late' : 'fail';
+}
+
+export const PING_KIND_LABELS: Record<PingKind, string> = { ping: 'Ping', fail: 'Failure reported', late: 'Late' };
+
+/** The sentence under a heartbeat's pings: 'Last 24 hours: 12 pings (1 reporting a failure), late 2 times'. */
+export function pingsSummaryText(caption: string, results: ReadonlyArray<Pick<CardResult, 'success' | 'error'>>) {
+  const count = { ping: 0, fail: 0, late: 0 };
+  for (const result of results) count[pingKindOf(result)]++;
+  const pings = count.ping + count.fail;
+  const failed = count.fail > 0 ? ` (${count.fail} reporting a failure)` : '';
+  const late = count.late > 0 ? `, late ${plural(count.late, 'time')}` : '';
+  return `${caption}: ${pings === 0 ? 'no pings' : plural(pings, 'ping')}${failed}${late}`;
+}
+
+/** The same over aggregates, which count failures without telling a failure ping from a late look. */
+export function pingAggregatesSummaryText(caption: string, summary: AggregatesSummary, bucket: ReportBucket): string {
+  const pings = summary.probes - summary.failures;
+  const failed =
+    summary.failures === 0
+      ? 'none failed or late'
+      : `${summary.failures} failed or late in ${plural(summary.failedBuckets, bucket)}`;
+  return `${caption}: ${pings === 0 ? 'no pings' : plural(pings, 'successful ping')}, ${failed}`;
+}
+
+/** What a check made from a spec lost (contract's SpecLink.gone). */
+export type SpecGone = 'operation' | 'unpublished' | 'deleted';
+
+/**
+ * The tag of a check made from a spec, and why it is flagged: what it lost leaves its `schema` assertion without a
+ * schema, so it fails ('a response schema') until the spec, or another link, gives it one again.
+ */
+export function specLinkText(spec: {
+  page: string | null;
+  operation_id: string;
+  version: string | null;
+  missing: boolean;
+  /** Left out by a check cached before specs could be unpublished: then only an operation could go. */
+  gone?: SpecGone | null | undefined;
+}): { label: string; why: string | null } {
+  const gone = spec.gone ?? (spec.missing ? 'operation' : null);
+  const fails = 'its schema assertion has no schema to check against and fails';
+  if (gone === 'operation')
+    return {
+      label: 'Operation gone from the spec',
+      why: `Version ${spec.version ?? '?'} of the spec ${spec.page ?? ''} has no ${spec.operation_id}: ${fails}.`,
+    };
+  if (gone === 'unpublished')
+    return {
+      label: 'Spec unpublished',
+      why: `The spec ${spec.page ?? ''} is no longer published: ${fails} until it is published again.`,
+    };
+  if (gone === 'deleted')
+    return {
+      label: 'Spec deleted',
+      why: `The spec page of ${spec.operation_id} was deleted: ${fails}; link the check to a published spec or remove the assertion.`,
+    };
+  return { label: `Spec ${spec.version ?? spec.page ?? ''}`, why: null };
+}

@@ -4,6 +4,7 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
+import { SERVER_PAGES } from '../contract/server-pages.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -27,9 +28,10 @@ registerRoute(
   }),
 );
 
-// Every page of the app is the same index.html; /api is left to the network. No route matches
-// /api/events/stream either: the live stream goes to the network and is never cached (DESIGN.md 9).
-registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [/^\/api\//] }));
+// Every page of the app is the same index.html; the server's own pages (status pages, acknowledge links, /api) are
+// left to the network, or a member opening one would get the app's 404. No route matches /api/events/stream
+// either: the live stream goes to the network and is never cached (DESIGN.md 9).
+registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [...SERVER_PAGES] }));
 
 // A new version waits until the user accepts the update prompt.
 self.addEventListener('message', (event) => {

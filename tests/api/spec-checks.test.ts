@@ -243,6 +243,7 @@ describe('checks proposed from a published spec', () => {
       path: '/items',
       version: 'v1',
       missing: false,
+      gone: null,
     });
     const refused = async (body: object, field: string) => {
       const response = await call(owner, 'POST', '/api/services/shop/health-checks', {
@@ -446,5 +447,66 @@ describe('a new spec version', () => {
         { id: byName.get('Item via runner')!.id, name: 'Item via runner' },
       ]),
     );
+  });
+});
+
+describe('a spec unpublished or deleted', () => {
+  const specPage = '/api/services/shop/draft-pages/open-api-specs/items-api';
+  const checksByName = async () =>
+    new Map(
+      json<HealthCheck[]>(await call(owner, 'GET', '/api/services/shop/health-checks')).map((check) => [
+        check.name,
+        check,
+      ]),
+    );
+
+  it('flags its checks, whose schema assertion has nothing to judge by, and a new publish links them again', async () => {
+    expect((await call(owner, 'POST', `${specPage}/actions/unpublish`)).statusCode).toBe(200);
+    const getItem = (await checksByName()).get('getItem')!;
+    expect(getItem.spec).toMatchObject({
+      page: 'items-api',
+      operation_id: 'fetchItem',
+      missing: true,
+      gone: 'unpublished',
+    });
+    // The shared runner (started above) runs it without a schema: the assertion fails saying so, and that is no drift.
+    const schemaless = await until(async () => {
+      const results = json<HealthCheckResult[]>(
+        await call(owner, 'GET', `/api/health-checks/${getItem.id}/reports/health-check-results`),
+      );
+      return results
+        .flatMap((result) => result.assertions ?? [])
+        .find((assertion) => assertion.source === 'schema' && assertion.expected === 'a response schema');
+    }, 30_000);
+    expect(schemaless).toMatchObject({ pass: false, actual: null });
+    expect(await drift()).toEqual([]);
+
+    const published = await call(owner, 'POST', `${specPage}/actions/publish`);
+    expect(published.statusCode, published.body).toBe(200);
+    const relinked = await checksByName();
+    expect(relinked.get('getItem')!.spec).toMatchObject({ page: 'items-api', missing: false, gone: null });
+    expect(relinked.get('listItems')!.spec).toMatchObject({ missing: true, gone: 'operation' });
+  }, 60_000);
+
+  it('keeps the operation of a check whose spec page was deleted, flagged, and the check editable', async () => {
+    expect((await call(owner, 'DELETE', specPage)).statusCode).toBe(204);
+    const getItem = (await checksByName()).get('getItem')!;
+    expect(getItem.spec).toEqual({
+      page: null,
+      operation_id: 'fetchItem',
+      method: 'GET',
+      path: '/items/{itemId}',
+      version: 'v2',
+      missing: true,
+      gone: 'deleted',
+    });
+    const { name, endpoint, frequency, timeout, allowed_failures, importance, disabled, paused, assertions } = getItem;
+    const renamed = await call(owner, 'PATCH', `/api/health-checks/${getItem.id}`, {
+      ...{ endpoint, frequency, timeout, allowed_failures, importance, disabled, paused, assertions },
+      runner: null,
+      name: `${name}, spec deleted`,
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(json<HealthCheck>(renamed).spec).toMatchObject({ gone: 'deleted' });
   });
 });

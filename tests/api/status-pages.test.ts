@@ -421,6 +421,8 @@ describe('who may read', () => {
     expect(root.statusCode).toBe(200);
     expect(root.body).toContain('Acme status');
     expect((await visit('/feed.atom', { host: 'status.acme.example' })).statusCode).toBe(200);
+    // All of a custom domain is its page: crawlers may read all of it.
+    expect((await visit('/robots.txt', { host: 'status.acme.example' })).body).toBe('User-agent: *\nAllow: /\n');
     expect((await visit('/api/status/public/summary.json', { host: 'status.acme.example' })).statusCode).toBe(200);
     expect((await visit('/api/status/partners/summary.json', { host: 'status.acme.example' })).statusCode).toBe(404);
     const taken = await call(cast.outsider, 'POST', '/api/status-pages', {

@@ -48,6 +48,15 @@ describe('the web app', () => {
     expect(manifest.headers['content-type']).toContain('application/manifest+json');
   });
 
+  it('answers robots.txt as text: status pages may be indexed, the app not', async () => {
+    for (const host of [hostOf('acme'), 'localhost:8080']) {
+      const robots = await server.app.inject({ method: 'GET', url: '/robots.txt', headers: { host } });
+      expect(robots.statusCode).toBe(200);
+      expect(robots.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(robots.body).toBe('User-agent: *\nAllow: /status/\nDisallow: /\n');
+    }
+  });
+
   it("names the installed app after the host's workspace", async () => {
     await registerWorkspace(server, 'acme');
     const named = await server.app.inject({

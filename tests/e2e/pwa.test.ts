@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newPage, screenshot, startBeacon, waitForServiceWorker, type Beacon } from './harness.js';
+import {
+  apiCall,
+  apiToken,
+  launchChromium,
+  logIn,
+  newPage,
+  screenshot,
+  startBeacon,
+  waitForServiceWorker,
+  type Beacon,
+} from './harness.js';
 
 let beacon: Beacon;
 let browser: Browser;
@@ -103,6 +113,58 @@ describe('installable, offline-capable app', () => {
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Reload' }).click()]);
     await page.getByLabel('Email').waitFor();
     expect(await page.getByLabel('Email').inputValue()).toBe('');
+    await context.close();
+  });
+
+  it("leaves the server's own pages to the server: a member opens the workspace's status page, an incident and the unsubscribe page", async () => {
+    const token = await apiToken(beacon, 'demo', 'owner@demo.beacon.test', 'Beacon-demo-1');
+    const made = await apiCall(beacon, 'demo', 'POST', '/status-pages', {
+      token,
+      body: {
+        handle: 'worker-check',
+        title: 'Worker check status',
+        groups: [{ name: 'Shop', services: ['checkout'] }],
+      },
+    });
+    expect(made.status).toBe(201);
+    const notice = await apiCall(beacon, 'demo', 'POST', '/services/checkout/notices', {
+      token,
+      body: { type: 'incident', title: 'Card payments slow', message: 'We are looking into it' },
+    });
+    expect(notice.status).toBe(201);
+    const { context, page } = await newPage(browser);
+    await logIn(page, beacon, 'demo', 'owner@demo.beacon.test', 'Beacon-demo-1');
+    await waitForServiceWorker(page);
+    const pages = [
+      ['/status/worker-check', 'Worker check status'],
+      [`/status/worker-check/incidents/${(notice.body as { id: string }).id}`, 'Card payments slow'],
+      ['/status/worker-check/unsubscribe?token=from-a-mail', 'Unsubscribe'],
+    ] as const;
+    for (const [path, heading] of pages) {
+      const answer = await page.goto(`${beacon.origin('demo')}${path}`);
+      // The network's answer, the server's page: not the app shell the worker holds (its 404 for these paths).
+      expect(answer?.fromServiceWorker(), path).toBe(false);
+      expect(answer?.status(), path).toBe(200);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      expect(await page.locator('meta[name="beacon-config"]').count(), path).toBe(0);
+    }
+    await screenshot(page, 'worker-leaves-unsubscribe');
+    // The rest of the server's own paths, opened as pages: each is the network's answer.
+    for (const path of [
+      '/status/worker-check/feed.atom',
+      '/status/worker-check/components/checkout/feed.atom',
+      '/status/worker-check/badges/checkout.svg',
+      '/status/worker-check/subscriptions/confirm?token=from-a-mail',
+      '/alerts/a1/ack?token=from-a-mail',
+      '/robots.txt',
+      '/api/status/worker-check/summary.json',
+    ]) {
+      const answer = await page.goto(`${beacon.origin('demo')}${path}`);
+      expect(answer?.fromServiceWorker(), path).toBe(false);
+    }
+    // The app's own pages are still the worker's.
+    const app = await page.goto(`${beacon.origin('demo')}/services`);
+    expect(app?.fromServiceWorker()).toBe(true);
     await context.close();
   });
 });

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { Service } from '../../contract/catalogue.js';
 import type { HealthCheck } from '../../contract/health.js';
 import { healthLabel } from '../../domain/catalogue.js';
-import { CHECK_KIND_LABELS, heartbeatText } from '../../domain/check-card.js';
+import { CHECK_KIND_LABELS, heartbeatText, specLinkText } from '../../domain/check-card.js';
 import { useAuth } from '../session/auth-context.js';
 import { Spinner } from '../components/status-screens.js';
 import { getHealthChecksQueryOptions } from './health-api.js';
@@ -33,6 +33,7 @@ function HealthCheckCard({ check, onEdit }: { check: HealthCheck; onEdit?: () =>
   const titleId = `health-check-${check.id}`;
   // A check cached before kinds existed is an http check.
   const kind = check.kind ?? 'http';
+  const spec = check.spec && specLinkText(check.spec);
   return (
     <Card>
       <article className="flex flex-column gap-3" aria-labelledby={titleId}>
@@ -47,18 +48,15 @@ function HealthCheckCard({ check, onEdit }: { check: HealthCheck; onEdit?: () =>
             <div className="flex gap-2 flex-wrap">
               <Tag value={CHECK_KIND_LABELS[kind]} severity="info" />
               <Tag value={`Importance: ${healthLabel(check.importance)}`} severity="secondary" />
-              {check.spec && (
+              {check.spec && spec && (
                 <Tag
-                  value={
-                    check.spec.missing
-                      ? 'Operation gone from the spec'
-                      : `Spec ${check.spec.version ?? check.spec.page}`
-                  }
-                  severity={check.spec.missing ? 'warning' : 'secondary'}
-                  title={`Made from ${check.spec.operation_id} of the spec ${check.spec.page}`}
+                  value={spec.label}
+                  severity={spec.why ? 'warning' : 'secondary'}
+                  title={`Made from ${check.spec.operation_id}${check.spec.page ? ` of the spec ${check.spec.page}` : ''}`}
                 />
               )}
             </div>
+            {spec?.why && <p className="m-0 text-700 text-sm">{spec.why}</p>}
           </div>
           {onEdit && (
             <Button

@@ -16,6 +16,10 @@ import {
   failureRunText,
   failureText,
   latestResultOf,
+  pingAggregatesSummaryText,
+  pingKindOf,
+  PING_KIND_LABELS,
+  pingsSummaryText,
   recoveryText,
   formatUptimeShare,
   pointsSince,
@@ -27,6 +31,7 @@ import {
   type ChartRange,
   type ChartRangeId,
   type CheckCardStatus,
+  type PingKind,
 } from '../../domain/check-card.js';
 import type { CheckResultsSummary, CheckState } from '../../domain/health.js';
 import { useApi } from '../api/use-api.js';
@@ -37,6 +42,8 @@ import { errorLine, FailingAssertions, ResultFacts } from './result-details.js';
 
 export const NO_DATA = 'No Data Available';
 const CHART_HEIGHT = 220;
+/** A heartbeat's chart has three rows, not a scale. */
+const PINGS_HEIGHT = 180;
 /** Spec graph colours: good green, critical red (the same shades as the health dots); p95 a muted blue. */
 const SUCCESS_COLOUR = '#15803d';
 const P95_COLOUR = '#0369a1';
@@ -152,10 +159,79 @@ export function aggregatesChartOptions(
   };
 }
 
-function Figure({ label, options, caption }: { label: string; options: ApexOptions; caption: string }) {
+/** A heartbeat's rows, top to bottom: pings, pings reporting a failure, looks that found the job late. */
+const PING_ROWS: readonly PingKind[] = ['late', 'fail', 'ping'];
+const PING_COLOURS: Record<PingKind, string> = { ping: SUCCESS_COLOUR, fail: FAILURE_COLOUR, late: '#b45309' };
+
+/** A heartbeat's pings as points in time, one row per kind, each failure or late look with its message. */
+export function pingsChartOptions(results: readonly HealthCheckResult[]): ApexOptions {
+  const byKind = PING_ROWS.map((kind) => results.filter((result) => pingKindOf(result) === kind));
+  return {
+    ...baseOptions(),
+    chart: { ...baseOptions().chart, type: 'scatter', height: PINGS_HEIGHT },
+    series: PING_ROWS.map((kind, row) => ({
+      name: PING_KIND_LABELS[kind],
+      data: byKind[row]!.map((result) => ({ x: Date.parse(result.start), y: row })),
+    })),
+    colors: PING_ROWS.map((kind) => PING_COLOURS[kind]),
+    markers: { size: 6 },
+    yaxis: {
+      min: -0.5,
+      max: PING_ROWS.length - 0.5,
+      tickAmount: PING_ROWS.length + 1,
+      labels: {
+        formatter: (value: number) => (Number.isInteger(value) ? PING_KIND_LABELS[PING_ROWS[value] ?? 'ping'] : ''),
+      },
+    },
+    tooltip: {
+      shared: false,
+      x: { format: 'MMM dd, HH:mm:ss' },
+      y: {
+        formatter: (
+          _value: number,
+          { seriesIndex, dataPointIndex }: { seriesIndex: number; dataPointIndex: number },
+        ) => {
+          const result = byKind[seriesIndex]?.[dataPointIndex];
+          return result && !result.success ? failureText(result) : '';
+        },
+      },
+    },
+  };
+}
+
+/** Successful pings per bucket, and the buckets' failures or late looks (aggregates cannot tell them apart). */
+export function pingAggregatesChartOptions(
+  points: readonly AggregatePoint[],
+  span: { from: number; to: number },
+): ApexOptions {
+  return {
+    ...baseOptions(),
+    chart: { ...baseOptions().chart, type: 'bar', stacked: true, height: PINGS_HEIGHT },
+    series: [
+      { name: 'Pings', data: points.map((point) => ({ x: Date.parse(point.time), y: point.probes - point.failures })) },
+      { name: 'Failed or late', data: points.map((point) => ({ x: Date.parse(point.time), y: point.failures })) },
+    ],
+    colors: [SUCCESS_COLOUR, FAILURE_COLOUR],
+    xaxis: { type: 'datetime', labels: { datetimeUTC: false }, min: span.from, max: span.to },
+    yaxis: { min: 0, labels: { formatter: (value: number) => String(Math.round(value)) } },
+    tooltip: { shared: true, x: { format: 'MMM dd, HH:mm' } },
+  };
+}
+
+function Figure({
+  label,
+  options,
+  caption,
+  height = CHART_HEIGHT,
+}: {
+  label: string;
+  options: ApexOptions;
+  caption: string;
+  height?: number;
+}) {
   return (
     <figure className="m-0">
-      <ApexChart options={options} label={label} height={CHART_HEIGHT} />
+      <ApexChart options={options} label={label} height={height} />
       <figcaption className="text-600 text-sm">{caption}</figcaption>
     </figure>
   );
@@ -185,6 +261,41 @@ function AggregatesChart({ name, points, range }: { name: string; points: Aggreg
   const caption = aggregatesSummaryText(range.caption, summary, AGGREGATES_BUCKET);
   return (
     <Figure label={`Response times of ${name}, ${range.caption.toLowerCase()}`} options={options} caption={caption} />
+  );
+}
+
+function PingsChart({ name, results, range }: { name: string; results: HealthCheckResult[]; range: ChartRange }) {
+  const shown = useMemo(
+    () => (range.id === '24h' ? results : resultsSince(results, Date.now() - range.ms)),
+    [results, range],
+  );
+  const options = useMemo(() => pingsChartOptions(shown), [shown]);
+  if (shown.length === 0) return <p className="m-0 text-600">{NO_DATA}</p>;
+  return (
+    <Figure
+      label={`Pings of ${name}, ${range.caption.toLowerCase()}`}
+      options={options}
+      caption={pingsSummaryText(range.caption, shown)}
+      height={PINGS_HEIGHT}
+    />
+  );
+}
+
+function PingAggregatesChart({ name, points, range }: { name: string; points: AggregatePoint[]; range: ChartRange }) {
+  const { shown, options } = useMemo(() => {
+    const to = Date.now();
+    const inRange = pointsSince(points, to - range.ms, AGGREGATES_BUCKET);
+    return { shown: inRange, options: pingAggregatesChartOptions(inRange, { from: to - range.ms, to }) };
+  }, [points, range]);
+  const summary = summariseAggregates(shown);
+  if (summary.probes === 0) return <p className="m-0 text-600">{NO_DATA}</p>;
+  return (
+    <Figure
+      label={`Pings of ${name}, ${range.caption.toLowerCase()}`}
+      options={options}
+      caption={pingAggregatesSummaryText(range.caption, summary, AGGREGATES_BUCKET)}
+      height={PINGS_HEIGHT}
+    />
   );
 }
 
@@ -270,7 +381,7 @@ function UptimeFigures({ points, pending }: { points: AggregatePoint[]; pending:
 /**
  * A health check's state, uptime and response times: up or down with the last error, the uptime over 24 h, 7 d
  * and 30 d, and the response times with failures marked over the chosen range ('No Data Available' when the range
- * has none). Short ranges read the raw results, long ones the hourly aggregates.
+ * has none); a heartbeat's pings instead. Short ranges read the raw results, long ones the hourly aggregates.
  */
 export function HealthCheckResultsChart({
   check,
@@ -285,14 +396,11 @@ export function HealthCheckResultsChart({
   if (results.isPending) return <Spinner label={`Loading results of ${check.name}`} />;
   const status = checkCardStatus(check, results.data ?? []);
   const points = aggregates.data ?? [];
+  // A heartbeat's results are pings: it has no response time to chart.
+  const heartbeat = check.kind === 'heartbeat';
   return (
     <div className="flex flex-column gap-3">
-      <CheckStatusLine
-        name={check.name}
-        heartbeat={check.kind === 'heartbeat'}
-        status={status}
-        results={results.data ?? []}
-      />
+      <CheckStatusLine name={check.name} heartbeat={heartbeat} status={status} results={results.data ?? []} />
       <UptimeFigures points={points} pending={aggregates.isPending} />
       <SelectButton
         aria-label={`Chart range of ${check.name}`}
@@ -304,9 +412,15 @@ export function HealthCheckResultsChart({
         }}
       />
       {range.source === 'results' ? (
-        <ResultsChart name={check.name} results={results.data ?? []} range={range} />
+        heartbeat ? (
+          <PingsChart name={check.name} results={results.data ?? []} range={range} />
+        ) : (
+          <ResultsChart name={check.name} results={results.data ?? []} range={range} />
+        )
       ) : aggregates.isPending ? (
         <Spinner label={`Loading ${range.caption.toLowerCase()} of ${check.name}`} />
+      ) : heartbeat ? (
+        <PingAggregatesChart name={check.name} points={points} range={range} />
       ) : (
         <AggregatesChart name={check.name} points={points} range={range} />
       )}

@@ -21,7 +21,7 @@ import {
   subscribe,
   unsubscribe,
 } from '../services/status-subscriptions.js';
-import { acceptsEncoding, codingOf, sendAnswer } from './web.js';
+import { acceptsEncoding, codingOf, CUSTOM_DOMAIN_ROBOTS_TXT, sendAnswer, sendRobots } from './web.js';
 import {
   createStatusPage,
   deleteStatusPage,
@@ -573,6 +573,7 @@ export function registerStatusDocuments(app: FastifyInstance, ctx: ServerContext
     // A domain named but not proved serves nothing, not even the web app (issue 48).
     if (!target && (await isUnprovedDomain(ctx, request))) return notFoundText(reply);
     if (!target) return;
+    if (request.url.split('?')[0] === '/robots.txt') return sendRobots(reply, CUSTOM_DOMAIN_ROBOTS_TXT);
     const served = await serveStatusPath(ctx, request, reply, target, request.url);
     if (!served) await notFoundText(reply);
   });

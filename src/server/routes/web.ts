@@ -16,6 +16,15 @@ export function renderIndexHtml(template: string, ctx: Pick<ServerContext, 'conf
   return template.replace('<!--beacon-config-->', meta);
 }
 
+/** Crawlers may index the public status pages, never the workspace's app (its pages need a session anyway). */
+export const ROBOTS_TXT = 'User-agent: *\nAllow: /status/\nDisallow: /\n';
+/** A custom domain serves only its status page: all of it may be indexed. */
+export const CUSTOM_DOMAIN_ROBOTS_TXT = 'User-agent: *\nAllow: /\n';
+
+export function sendRobots(reply: FastifyReply, text: string): FastifyReply {
+  return reply.header('cache-control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(text);
+}
+
 /** Whether an Accept-Encoding header accepts `coding` (named, and not refused with q=0). */
 export function acceptsEncoding(header: string | undefined, coding: string): boolean {
   return (header ?? '').split(',').some((part) => {
@@ -57,6 +66,7 @@ export async function registerWebApp(
   ctx: ServerContext,
   webDir: string,
 ): Promise<(reply: FastifyReply) => FastifyReply> {
+  app.get('/robots.txt', { schema: { hide: true } }, (_request, reply) => sendRobots(reply, ROBOTS_TXT));
   const indexFile = join(webDir, 'index.html');
   if (!existsSync(indexFile)) {
     return (reply) =>

@@ -305,7 +305,7 @@ export async function updateHealthCheck(
 
 /** One check's spec link as the API shows it. */
 async function specLinkOf(ctx: ServerContext, row: HealthCheckRow) {
-  if (!row.spec_page_id) return null;
+  if (!row.spec_operation_id) return null;
   return (await specLinksOf(ctx.database.db, row.workspace_id, [row])).get(row.id) ?? null;
 }
 

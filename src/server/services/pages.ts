@@ -33,7 +33,7 @@ import { agentColumns, agentOf, type Agent } from './agents.js';
 import type { Caller } from './auth.js';
 import { editableService, visibleService } from './catalogue-services.js';
 import { assertPublishableSpec } from './spec-validation.js';
-import { relinkSpecChecks } from './spec-checks.js';
+import { flagSpecChecks, relinkSpecChecks } from './spec-checks.js';
 
 export const PAGE_NOT_FOUND = 'Page not found';
 /** Spec: a draft create or update whose handle is taken answers 422 with this text. */
@@ -250,7 +250,11 @@ export async function updateDraftPage(
 
 export async function deleteDraftPage(ctx: ServerContext, caller: Caller, ref: DraftRef): Promise<void> {
   const page = await draftOf(ctx, caller, ref);
-  await deletePage(ctx.database.db, page.id);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    if (page.section === 'open-api-specs')
+      await flagSpecChecks(trx, caller.workspace.id, page.id, 'deleted', isoNow(ctx));
+    await deletePage(trx, page.id);
+  });
 }
 
 /**
@@ -298,6 +302,10 @@ export async function recordPagePublished(
 
 export async function unpublishDraftPage(ctx: ServerContext, caller: Caller, ref: DraftRef): Promise<DraftPage> {
   const page = await draftOf(ctx, caller, ref);
-  await unpublishPage(ctx.database.db, page.id);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    await unpublishPage(trx, page.id);
+    if (page.section === 'open-api-specs')
+      await flagSpecChecks(trx, caller.workspace.id, page.id, 'unpublished', isoNow(ctx));
+  });
   return toDraftPage({ ...page, published_at: null });
 }

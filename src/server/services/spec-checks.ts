@@ -3,7 +3,7 @@
  * link a check keeps to its spec page and operation, and what a newly published version does to those links
  * (each re-linked to the same operation, by operationId or else by method and path, or flagged when it is gone).
  */
-import type { SpecLink, SpecLinkInput } from '../../contract/health.js';
+import type { SpecGone, SpecLink, SpecLinkInput } from '../../contract/health.js';
 import type { SpecProbesAnswer } from '../../contract/spec-checks.js';
 import { formatAssertions } from '../../domain/assertion-text.js';
 import type { CheckKind } from '../../domain/check-kinds.js';
@@ -19,6 +19,13 @@ import { editableService } from './catalogue-services.js';
 import { publishedSpec, type PublishedSpec } from './spec-documents.js';
 
 const SPEC_NOT_FOUND = 'The OpenAPI spec was not found';
+
+/**
+ * `spec_missing` says what a check made from a spec lost (0: nothing): its operation, or its spec page, unpublished
+ * or deleted. Each leaves its `schema` assertion without a schema, so the check is flagged and its card says why.
+ */
+const GONE_CODES: readonly (SpecGone | null)[] = [null, 'operation', 'unpublished', 'deleted'];
+const goneCode = (gone: SpecGone) => GONE_CODES.indexOf(gone);
 
 export type SpecColumns = Pick<
   HealthCheckRow,
@@ -124,7 +131,8 @@ export async function specColumns(
 
 /** A `schema` assertion reads the linked operation's response schema: refused on a check without a link. */
 export function requireSpecForSchema(assertions: string | null, spec: SpecColumns, field = 'assertions'): void {
-  if (spec.spec_page_id || !assertions) return;
+  // A check whose spec page was deleted keeps its operation: it stays flagged, editable, until linked again.
+  if (spec.spec_page_id || spec.spec_operation_id || !assertions) return;
   const list = JSON.parse(assertions) as { source: string }[];
   if (list.some((assertion) => assertion.source === 'schema'))
     throw badRequest(`${field}: A schema assertion needs a check made from a spec (spec)`, {
@@ -149,24 +157,29 @@ export async function specLinksOf(
 ): Promise<Map<string, SpecLink>> {
   const links = new Map<string, SpecLink>();
   const pageIds = [...new Set(rows.flatMap((row) => (row.spec_page_id ? [row.spec_page_id] : [])))];
-  if (pageIds.length === 0) return links;
-  const pages = await db
-    .selectFrom('pages')
-    .select(['id', 'handle'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', 'in', pageIds)
-    .execute();
+  const pages =
+    pageIds.length === 0
+      ? []
+      : await db
+          .selectFrom('pages')
+          .select(['id', 'handle'])
+          .where('workspace_id', '=', workspaceId)
+          .where('id', 'in', pageIds)
+          .execute();
   const byId = new Map(pages.map((page) => [page.id, page] as const));
   for (const row of rows) {
+    const gone = GONE_CODES[row.spec_missing] ?? null;
     const page = row.spec_page_id ? byId.get(row.spec_page_id) : undefined;
-    if (!page || !row.spec_operation_id) continue;
+    // A deleted page leaves its checks their operation, flagged.
+    if ((!page && gone !== 'deleted') || !row.spec_operation_id) continue;
     links.set(row.id, {
-      page: page.handle,
+      page: page?.handle ?? null,
       operation_id: row.spec_operation_id,
       method: row.spec_method,
       path: row.spec_path,
       version: row.spec_version,
-      missing: Boolean(row.spec_missing),
+      missing: gone !== null,
+      gone,
     });
   }
   return links;
@@ -205,7 +218,7 @@ export async function relinkSpecChecks(trx: Db, workspaceId: string, pageId: str
         ...(match ? { spec_method: match.method, spec_path: match.path } : {}),
         spec_published_at: spec.publishedAt,
         spec_version: spec.version,
-        spec_missing: match ? 0 : 1,
+        spec_missing: match ? 0 : goneCode('operation'),
         updated_at: now,
       })
       .where('id', '=', check.id)
@@ -219,6 +232,27 @@ export async function relinkSpecChecks(trx: Db, workspaceId: string, pageId: str
     .execute();
   const gone = drift.filter((row) => !kept.has(row.operation_id)).map((row) => row.id);
   if (gone.length > 0) await trx.deleteFrom('api_drift').where('id', 'in', gone).execute();
+}
+
+/**
+ * A spec page is unpublished or deleted: its checks lose their schema and are flagged, as checks of an operation a
+ * new version dropped are (their rows change, so runners drop the schema); the page's drift goes with it. Before a
+ * delete: the link is cut here, on either engine, and the operation kept to say what the check was made from.
+ */
+export async function flagSpecChecks(
+  trx: Db,
+  workspaceId: string,
+  pageId: string,
+  gone: 'unpublished' | 'deleted',
+  now: string,
+): Promise<void> {
+  await trx
+    .updateTable('health_checks')
+    .set({ spec_missing: goneCode(gone), updated_at: now, ...(gone === 'deleted' ? { spec_page_id: null } : {}) })
+    .where('workspace_id', '=', workspaceId)
+    .where('spec_page_id', '=', pageId)
+    .execute();
+  await trx.deleteFrom('api_drift').where('workspace_id', '=', workspaceId).where('page_id', '=', pageId).execute();
 }
 
 /** The `schema` validator of a linked operation, for a run ("Test", or a runner's); undefined without a link. */

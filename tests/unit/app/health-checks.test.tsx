@@ -514,6 +514,58 @@ describe('check kinds, assertions and Test (DESIGN.md 12)', () => {
     expect(within(latest).getByText('Domain expiry: unknown (.de has no RDAP service)')).toBeTruthy();
   });
 
+  it("shows a heartbeat's pings, not a response-time chart: pings, a failure reported, a late look", async () => {
+    const ping = (start: string, error?: HealthCheckResult['error']): HealthCheckResult => ({
+      time: 0,
+      start,
+      success: !error,
+      ...(error ? { error, severity: 'warning' as const } : {}),
+    });
+    healthApi({
+      checks: [nightly],
+      resultsOf: {
+        hc4: [
+          ping('2024-06-01T10:00:00.000Z'),
+          ping('2024-06-01T10:05:00.000Z', { class: 'assertion', message: 'The job reported a failure (exit code 2)' }),
+          ping('2024-06-01T10:12:00.000Z', { class: 'timeout', message: 'No ping for 7 min' }),
+          ping('2024-06-01T10:13:00.000Z'),
+        ],
+      },
+    });
+    renderApp('/services/payments/health-checks');
+    const card = await screen.findByRole('article', { name: 'Nightly' });
+    expect(await within(card).findByRole('img', { name: 'Pings of Nightly, last 24 hours' })).toBeTruthy();
+    expect(within(card).getByText('Last 24 hours: 3 pings (1 reporting a failure), late 1 time')).toBeTruthy();
+    expect(within(card).queryByRole('img', { name: /^Response times/ })).toBeNull();
+    expect(within(card).queryByText(/response time/)).toBeNull();
+  });
+
+  it('says on the card why a check made from a spec is flagged: its operation or its spec is gone', async () => {
+    const link = { operation_id: 'getItem', method: 'GET', path: '/items/{id}', version: 'v2', missing: true };
+    healthApi({
+      checks: [
+        makeCheck('hc5', { name: 'Items', spec: { ...link, page: 'items-api', gone: 'unpublished' } }),
+        makeCheck('hc6', { name: 'Orders', spec: { ...link, page: null, gone: 'deleted' } }),
+        makeCheck('hc7', { name: 'Stock', spec: { ...link, page: 'items-api', gone: 'operation' } }),
+        makeCheck('hc8', { name: 'Prices', spec: { ...link, page: 'items-api', missing: false, gone: null } }),
+      ],
+      resultsOf: {},
+    });
+    renderApp('/services/payments/health-checks');
+    const items = await screen.findByRole('article', { name: 'Items' });
+    expect(within(items).getByText('Spec unpublished')).toBeTruthy();
+    expect(within(items).getByText(/^The spec items-api is no longer published: its schema assertion/)).toBeTruthy();
+    const orders = screen.getByRole('article', { name: 'Orders' });
+    expect(within(orders).getByText('Spec deleted')).toBeTruthy();
+    expect(within(orders).getByText(/^The spec page of getItem was deleted/)).toBeTruthy();
+    const stock = screen.getByRole('article', { name: 'Stock' });
+    expect(within(stock).getByText('Operation gone from the spec')).toBeTruthy();
+    expect(within(stock).getByText(/^Version v2 of the spec items-api has no getItem/)).toBeTruthy();
+    const prices = screen.getByRole('article', { name: 'Prices' });
+    expect(within(prices).getByText('Spec v2')).toBeTruthy();
+    expect(within(prices).queryByText(/schema assertion/)).toBeNull();
+  });
+
   it('shows each kind its own fields, and swaps default assertions but keeps typed ones', async () => {
     healthApi({ service: editable });
     renderApp('/services/payments/health-checks');

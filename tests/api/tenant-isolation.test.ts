@@ -616,6 +616,8 @@ const PUBLIC_ROUTES = [
   'GET /index.html',
   // The installed app's manifest, named after the host's workspace (its name only).
   'GET /manifest.webmanifest',
+  // The same rules for every host (status pages may be indexed, the app not): it names no workspace's data.
+  'GET /robots.txt',
   'GET /*',
 ];
 

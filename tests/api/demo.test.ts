@@ -5,7 +5,11 @@ import { demoTargetPorts, startDemoTarget, type DemoTarget } from '../../src/ser
 import { startSharedRunner, type SharedRunner } from '../../src/server/jobs/shared-runner.js';
 import { freePort } from '../support/processes.js';
 import { DEMO_LOGIN, DEMO_REMOTE, seedDemo } from '../../src/server/services/demo.js';
-import { authHeaders, json, loginAs, startTestServer, type TestServer } from '../support/server.js';
+import { DEMO_STATUS_PAGE } from '../../src/server/services/demo-showcase.js';
+import type { StatusView } from '../../src/contract/status-pages.js';
+import type { SloStatusAnswer } from '../../src/contract/slo.js';
+import type { Scorecard } from '../../src/contract/scorecards.js';
+import { authHeaders, hostOf, json, loginAs, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 
@@ -82,6 +86,70 @@ describe('beacon demo: dependencies and a linked workspace', () => {
     // The cloud's internal service is never seen from the demo.
     const found = await get<Array<{ handle: string }>>('/api/search-remotes/services');
     expect(found.map((s) => s.handle).sort()).toEqual(['cloud-dns', 'object-storage']);
+  });
+});
+
+describe('beacon demo: what only Beacon does, in the first minute', () => {
+  it('serves a public status page whose Checkout is affected by the linked cloud’s failing storage', async () => {
+    const view = json<StatusView>(
+      await server.app.inject({
+        method: 'GET',
+        url: `/api/status/${DEMO_STATUS_PAGE}/view`,
+        headers: { host: hostOf('demo') },
+      }),
+    );
+    expect(view.components.map((c) => c.handle)).toEqual(['api-gateway', 'search', 'checkout']);
+    const checkout = view.components.find((c) => c.handle === 'checkout')!;
+    expect(checkout.affected_by).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          path: ['message-bus', `${DEMO_REMOTE.workspace}:object-storage`],
+          names: ['Message Bus', 'Object Storage'],
+          status: 'partial_outage',
+        }),
+      ]),
+    );
+    // The owner-only ledger is never walked, though Checkout depends on it.
+    expect(JSON.stringify(view)).not.toContain('ledger');
+  });
+
+  it('sets an SLO whose budget is burning beside one that holds', async () => {
+    const owner = await loginAs(server, 'demo', DEMO_LOGIN.email, DEMO_LOGIN.password);
+    const status = async (service: string) =>
+      json<SloStatusAnswer>(
+        await server.app.inject({
+          method: 'GET',
+          url: `/api/services/${service}/slo/status`,
+          headers: authHeaders(owner),
+        }),
+      );
+    const checkout = await status('checkout');
+    expect(checkout.burn_rates['1h']).toBeGreaterThan(100);
+    expect(checkout.alerts.fast).toBe(true);
+    const search = await status('search');
+    expect(search.budget.left_ratio).toBeGreaterThan(0.3);
+    expect(search.burn_rates['1h']).toBe(0);
+    expect(search.alerts).toEqual({ fast: false, slow: false });
+  });
+
+  it('defines two scorecards the services reach at different levels', async () => {
+    const owner = await loginAs(server, 'demo', DEMO_LOGIN.email, DEMO_LOGIN.password);
+    const cards = json<Scorecard[]>(
+      await server.app.inject({ method: 'GET', url: '/api/scorecards', headers: authHeaders(owner) }),
+    );
+    expect(cards.map((card) => card.name).sort()).toEqual(['On-call ready', 'Operational maturity']);
+    for (const card of cards) {
+      const reached = card.distribution.filter((entry) => entry.services > 0).map((entry) => entry.level);
+      expect(new Set(reached).size, card.name).toBeGreaterThanOrEqual(2);
+    }
+    const maturity = cards.find((card) => card.handle === 'operational-maturity')!;
+    expect(maturity.distribution).toEqual(
+      expect.arrayContaining([
+        { level: 'gold', services: 1 },
+        { level: 'silver', services: 2 },
+        { level: 'bronze', services: 5 },
+      ]),
+    );
   });
 });
 

@@ -19,6 +19,7 @@ import type { Caller } from './auth.js';
 import { hashPassword } from './secrets.js';
 import { starService } from './stars.js';
 import { createTeam, searchTeams, updateTeam } from './teams.js';
+import { seedCloudOutage, seedDemoShowcase } from './demo-showcase.js';
 
 export const DEMO_LOGIN = { workspace: 'demo', email: 'owner@demo.beacon.test', password: 'Beacon-demo-1' } as const;
 
@@ -82,6 +83,8 @@ export async function seedDemo(ctx: ServerContext): Promise<typeof DEMO_LOGIN> {
     DEMO_LOGIN.password,
   );
   await seedDemoCatalogue(ctx, workspace);
+  const owner = await findUserByEmail(ctx.database.db, workspace.id, DEMO_LOGIN.email);
+  if (owner) await seedDemoShowcase(ctx, { workspace, user: owner });
   await seedDemoChecks(ctx, workspace);
   return DEMO_LOGIN;
 }
@@ -389,6 +392,7 @@ async function seedDemoCloud(ctx: ServerContext, workspace: WorkspaceRow): Promi
     await changeService(ctx, caller, service.handle, { stage: 'live', visibility: service.visibility });
   }
   await changeService(ctx, caller, 'cloud-dns', { health: 'maintenance' });
+  await seedCloudOutage(ctx, caller);
 }
 
 const HOUR_MS = 3_600_000;

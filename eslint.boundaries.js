@@ -1,5 +1,5 @@
 /**
- * The layers of the house (DESIGN.md section 1) and the app's kernel/feature split, as import rules
+ * The layers of the house (docs/architecture.md#layers) and the app's kernel/feature split, as import rules
  * (import-x/no-restricted-paths, resolved through TypeScript so `.js` specifiers find their `.ts` files).
  *
  * - domain imports nothing of ours; contract imports only domain; runner only domain.

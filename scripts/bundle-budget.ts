@@ -116,10 +116,10 @@ if (total > LOGIN_BUDGET_KB * 1024) {
   process.exit(1);
 }
 
-// The service worker precaches every built file (DESIGN.md 6), so a library in two chunks is downloaded and kept
-// twice. The app and the layout worker both use cytoscape: the main build and the worker build each write a chunk
-// of it, one file only when both load it alike (a dynamic import makes them byte for byte the same). A large chunk
-// whose code shows up in another precached chunk fails the build.
+// The service worker precaches every built file but the heavy lazy chunks (docs/decisions.md#offline), so a library in
+// two chunks is downloaded and kept twice. The app and the layout worker both use cytoscape: the main build and the
+// worker build each write a chunk of it, one file only when both load it alike (a dynamic import makes them byte for
+// byte the same). A large chunk whose code shows up in another precached chunk fails the build.
 const sw = readFileSync(resolve(dist, 'sw.js'), 'utf8');
 const precached = [...sw.matchAll(/"url":"([^"]+)"/g)].map((match) => match[1]!);
 const sizes = new Map(precached.map((file) => [file, readFileSync(resolve(dist, file)).length]));

@@ -1,7 +1,7 @@
 /**
- * `beacon catalog plan|apply|export` (DESIGN.md 15): the catalogue as code from CI, against a running server with
- * an API client's credentials (scope `beacon.catalog.manage`). Plan and apply print the plan as a person reads it
- * and exit non-zero when an entity is in error or conflict.
+ * `beacon catalog plan|apply|export` (docs/decisions.md#catalogue-as-code): the catalogue as code from CI, against a
+ * running server with an API client's credentials (scope `beacon.catalog.manage`). Plan and apply print the plan as a
+ * person reads it and exit non-zero when an entity is in error or conflict.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

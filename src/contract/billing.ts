@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { line } from './common.js';
 import { MIN_SEATS, PLAN_IDS, SUBSCRIPTION_STATUSES } from '../domain/billing.js';
 
-/** Billing (spec/platform.md billing and sections 3, 7; DESIGN.md 11). Amounts in cents, times in epoch seconds. */
+/**
+ * Billing (spec/platform.md billing and sections 3, 7; docs/decisions.md#integrations). Amounts in cents, times in
+ * epoch seconds.
+ */
 
 export const planId = z.enum(PLAN_IDS);
 

@@ -3,7 +3,7 @@ import { PLAN_ACTIONS, SOURCE_MODES } from '../domain/catalog-plan.js';
 import { profileRef } from './catalogue.js';
 import { httpUrl, line, pageQuery, text } from './common.js';
 
-/** The catalogue as code (DESIGN.md 15, issue 29): plans, sources and what they manage. */
+/** The catalogue as code (docs/decisions.md#catalogue-as-code, issue 29): plans, sources and what they manage. */
 
 /** A plan's files: up to 20,000 of them, 20 MB in all (the route's body limit). */
 export const CATALOG_PLAN_BODY_LIMIT = 20 * 1024 * 1024;

@@ -19,7 +19,7 @@ export const profileRef = z
   .meta({ id: 'ProfileRef' });
 export type ProfileRef = z.infer<typeof profileRef>;
 
-/** On a service or team a catalogue source manages (DESIGN.md 15): where to change it. */
+/** On a service or team a catalogue source manages (docs/decisions.md#catalogue-as-code): where to change it. */
 export const managedBy = z
   .object({
     source: z.string(),
@@ -49,7 +49,10 @@ export const team = z
     /** The first members, for avatar groups (at most 4), and how many there are. */
     members: z.array(z.object({ id: z.string(), name: z.string(), thumbnail_url: z.string().nullable() })),
     member_count: z.number().int(),
-    /** Set when a catalogue source's files decide its name, description and parent (DESIGN.md 15). */
+    /**
+     * Set when a catalogue source's files decide its name, description and parent
+     * (docs/decisions.md#catalogue-as-code).
+     */
     managed_by: managedBy.nullable(),
   })
   .meta({ id: 'Team' });
@@ -58,7 +61,10 @@ export type Team = z.infer<typeof team>;
 export const teamCreate = z.strictObject({ name, handle });
 export const teamUpdate = z.strictObject({ name: name.optional(), description: description.optional() });
 
-/** Team policies (DESIGN.md 5): a new service's visibility, and whether members (not only admins) create services. */
+/**
+ * Team policies (docs/decisions.md#open-decisions): a new service's visibility, and whether members (not only admins)
+ * create services.
+ */
 export const teamPolicies = z
   .object({ default_visibility: visibility, members_create_services: z.boolean() })
   .meta({ id: 'TeamPolicies' });
@@ -111,7 +117,10 @@ export const service = z
     starred: z.boolean(),
     owner: profileRef,
     permissions: z.object({ edit: z.boolean() }),
-    /** Set when a catalogue source's files decide its fields, owner, stage and dependencies (DESIGN.md 15). */
+    /**
+     * Set when a catalogue source's files decide its fields, owner, stage and dependencies
+     * (docs/decisions.md#catalogue-as-code).
+     */
     managed_by: managedBy.nullable(),
   })
   .meta({ id: 'Service' });
@@ -167,8 +176,8 @@ export const servicePageQuery = pageQuery.extend({
 });
 
 /**
- * DESIGN.md 4: writes the app queues offline carry an Idempotency-Key; star and mute are naturally idempotent,
- * so the key is accepted and needs no bookkeeping. Loose: the other headers pass through untouched.
+ * docs/api.md#conventions: writes the app queues offline carry an Idempotency-Key; star and mute are naturally
+ * idempotent, so the key is accepted and needs no bookkeeping. Loose: the other headers pass through untouched.
  */
 export const idempotencyHeaders = z.looseObject({
   'idempotency-key': line().max(200).optional().describe('Replay key of an offline write; accepted, not needed'),

@@ -13,7 +13,7 @@ import { assertion, checkRequest } from './health.js';
 
 /**
  * Team API clients and team runners (spec/catalogue.md sections 3, 5 and 7), and the runner agent's protocol
- * (`beacon runner`, DESIGN.md 5).
+ * (`beacon runner`, docs/api.md#api-clients-and-team-runners).
  */
 
 const handle = line().min(1).max(64);
@@ -108,7 +108,9 @@ export const runnerCheck = z
     assertions: z.array(assertion),
     /** A network error is tried again this many times within the run (0 or 1). */
     retries: z.number().int(),
-    /** A check made from a spec (DESIGN.md 16): the published document and the operation, for `schema`. */
+    /**
+     * A check made from a spec (docs/decisions.md#spec-checks): the published document and the operation, for `schema`.
+     */
     spec: z
       .object({ operation_id: z.string(), document: z.record(z.string(), z.unknown()) })
       .nullable()
@@ -134,7 +136,7 @@ export const runnerResult = z.strictObject({
   time: z.number().int().min(0).max(3_600_000),
   success: z.boolean(),
   status: z.number().int().min(100).max(599).optional(),
-  /** Why it failed; text from agents older than DESIGN.md 12. */
+  /** Why it failed; text from agents older than check kinds (issue 26). */
   error: z
     .union([text().max(2000), z.strictObject({ class: z.enum(ERROR_CLASSES), message: text().max(2000) })])
     .optional(),

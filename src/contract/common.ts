@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination.js';
 
-/** DESIGN.md section 4: every error body. */
+/** docs/api.md#conventions: every error body. */
 export const errorBody = z
   .object({
     message: z.string(),
@@ -47,8 +47,8 @@ export function errorResponses<const C extends readonly number[]>(...codes: C) {
 }
 
 /**
- * DESIGN.md 4: the header of writes that keep their first answer (operations marked `replayable`). Loose: the
- * other headers pass through untouched.
+ * docs/api.md#conventions: the header of writes that keep their first answer (operations marked `replayable`). Loose:
+ * the other headers pass through untouched.
  */
 export const replayHeaders = z.looseObject({
   'idempotency-key': line()

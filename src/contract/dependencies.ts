@@ -3,13 +3,16 @@ import { GRAPH_DEFAULT_DEPTH, GRAPH_MAX_DEPTH } from '../domain/graph.js';
 import { health } from './catalogue.js';
 import { line } from './common.js';
 
-/** Dependencies, dependents, linked workspaces and the graph (spec/catalogue.md 2.1, 4, 7; DESIGN.md 8). */
+/** Dependencies, dependents, linked workspaces and the graph (spec/catalogue.md 2.1, 4, 7; docs/decisions.md#graph). */
 
 const handle = line().min(1).max(64);
 /** A workspace's subdomain label. */
 const workspaceDomain = line().min(1).max(63);
 
-/** A service in a dependency list: DESIGN.md 8's `{ id, handle, name, thumbnail_url, health }`. */
+/**
+ * A service in a dependency list: `{ id, handle, name, thumbnail_url, health }`
+ * (docs/api.md#dependencies-and-the-graph).
+ */
 export const dependencyItem = z
   .object({
     id: z.string(),
@@ -44,7 +47,7 @@ export type RemoteService = z.infer<typeof remoteService>;
 
 /**
  * A remote dependency: the remote service while it is reachable (its workspace still linked, the service still
- * there and public); else `available: false`, no health, and the name last known (DESIGN.md 8).
+ * there and public); else `available: false`, no health, and the name last known (docs/decisions.md#graph).
  */
 export const remoteDependency = z
   .object({
@@ -72,8 +75,8 @@ export const graphQuery = z.strictObject({
 });
 
 /**
- * A node of the graph: a local node's id is its handle, a remote node's `{workspace}:{handle}` (DESIGN.md 8).
- * `workspace` is null for local nodes.
+ * A node of the graph: a local node's id is its handle, a remote node's `{workspace}:{handle}`
+ * (docs/decisions.md#graph). `workspace` is null for local nodes.
  */
 export const graphNode = z
   .object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { line } from './common.js';
 import { profileType } from './catalogue.js';
 
-/** A feed event (spec/platform.md section 3, DESIGN.md section 9). */
+/** A feed event (spec/platform.md section 3, docs/decisions.md#feeds). */
 export const feedEvent = z
   .object({
     id: z.string(),
@@ -21,13 +21,13 @@ export const feedEvent = z
   .meta({ id: 'FeedEvent' });
 export type FeedEvent = z.infer<typeof feedEvent>;
 
-/** DESIGN.md 9: newest first, `cursor` is the last event id seen. */
+/** docs/decisions.md#feeds: newest first, `cursor` is the last event id seen. */
 export const feedQuery = z.strictObject({
   cursor: line().max(64).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-/** A notification (spec/platform.md section 3, DESIGN.md section 9). */
+/** A notification (spec/platform.md section 3, docs/decisions.md#feeds). */
 export const notification = z
   .object({
     id: z.string(),
@@ -39,7 +39,7 @@ export const notification = z
   .meta({ id: 'Notification' });
 export type Notification = z.infer<typeof notification>;
 
-/** DESIGN.md 9: mark these notifications read, or all of them when `ids` is left out. */
+/** docs/decisions.md#feeds: mark these notifications read, or all of them when `ids` is left out. */
 export const markReadBody = z.strictObject({
   ids: z.array(line().max(64)).max(500).optional(),
 });

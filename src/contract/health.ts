@@ -4,8 +4,8 @@ import { ASSERTION_OPS, CHECK_KINDS, DNS_RECORD_TYPES, ERROR_CLASSES, HTTP_METHO
 import { HEALTH_CHECK_BOUNDS as BOUNDS, HEALTH_CHECK_DEFAULTS, IMPORTANCES } from '../domain/health.js';
 
 /**
- * Health checks and the health reports (spec/catalogue.md sections 3, 5 and 7; DESIGN.md 4a and 5). Reports
- * are plain arrays.
+ * Health checks and the health reports (spec/catalogue.md sections 3, 5 and 7; docs/decisions.md#api-conventions and
+ * #health-maths). Reports are plain arrays.
  */
 
 /** Spec section 3: seconds in each non-good state during one UTC day. */
@@ -25,10 +25,10 @@ const isoTime = z.iso.datetime({ offset: true });
 /** A report's time range, ISO times; each bound has a default (see the route). */
 export const reportRange = z.strictObject({ from: isoTime.optional(), to: isoTime.optional() });
 
-/** The health a failing check raises its service to (DESIGN.md 5). */
+/** The health a failing check raises its service to (docs/decisions.md#health-maths). */
 export const importance = z.enum(IMPORTANCES);
 
-/** One assertion, typed (DESIGN.md 12); `assertions_text` is the same list one per line. */
+/** One assertion, typed (docs/decisions.md#checks); `assertions_text` is the same list one per line. */
 export const assertion = z
   .strictObject({
     source: line().min(1).max(520).describe('status, latency_ms, header:<name>, body, json:<JSONata>, cert.*, ...'),
@@ -66,7 +66,7 @@ export const checkRequest = z
   })
   .meta({ id: 'CheckRequest' });
 
-/** Specs that check themselves (DESIGN.md 16). */
+/** Specs that check themselves (docs/decisions.md#spec-checks). */
 /** What a check made from a spec names: the spec page (its handle) and the operation. */
 export const specLinkInput = z.strictObject({
   page: line().min(1).max(200).describe('The handle of a published OpenAPI spec page of the same service'),
@@ -124,13 +124,15 @@ export const healthCheck = z
     time_zone: z.string().nullable(),
     /** Heartbeats, for editors only: the secret URL the job pings. */
     ping_url: z.string().nullable(),
-    /** Made from a published OpenAPI spec's operation (DESIGN.md 16): its `schema` assertion reads it. */
+    /**
+     * Made from a published OpenAPI spec's operation (docs/decisions.md#spec-checks): its `schema` assertion reads it.
+     */
     spec: specLink.nullable(),
   })
   .meta({ id: 'HealthCheck' });
 export type HealthCheck = z.infer<typeof healthCheck>;
 
-/** Spec section 5 and 9; DESIGN.md 5 and 12: frequency and timeout in seconds. */
+/** Spec section 5 and 9; docs/decisions.md#health-maths and #checks: frequency and timeout in seconds. */
 const fields = {
   name: line().trim().min(1).max(120),
   kind: z.enum(CHECK_KINDS),
@@ -186,8 +188,8 @@ export type HealthCheckCreate = z.infer<typeof healthCheckCreate>;
 
 /**
  * PATCH takes the spec's full body (spec section 7); the runner may be left out (the shared runner), and the
- * fields of DESIGN.md 12 keep their values when left out, so a client that knows only the spec's fields keeps
- * working.
+ * fields check kinds added (docs/decisions.md#checks) keep their values when left out, so a client that knows only the
+ * spec's fields keeps working.
  */
 export const healthCheckUpdate = z.strictObject({
   ...fields,
@@ -201,7 +203,7 @@ export type HealthCheckUpdate = z.infer<typeof healthCheckUpdate>;
 /** One run of a check, saved nowhere: what "Test" answers. */
 export const healthCheckTest = healthCheckCreate;
 
-/** Aggregates report query: a range and a bucket size (DESIGN.md 4a). */
+/** Aggregates report query: a range and a bucket size (docs/api.md#health-check-reports). */
 export const aggregateReportQuery = z.strictObject({
   from: isoTime.optional(),
   to: isoTime.optional(),

@@ -4,8 +4,8 @@ import { INCIDENT_STATUSES, MAINTENANCE_STATUSES, NOTICE_TYPES } from '../domain
 import { health } from './catalogue.js';
 
 /**
- * Notices: incidents and maintenance (spec/catalogue.md sections 3, 4, 5 and 7; DESIGN.md 4a). Status values are
- * checked against the notice's type by the server (domain/notices.ts).
+ * Notices: incidents and maintenance (spec/catalogue.md sections 3, 4, 5 and 7; docs/decisions.md#api-conventions).
+ * Status values are checked against the notice's type by the server (domain/notices.ts).
  */
 
 export const noticeType = z.enum(NOTICE_TYPES);
@@ -14,7 +14,7 @@ export const noticeStatus = z.enum([...INCIDENT_STATUSES, ...MAINTENANCE_STATUSE
 const message = text().trim().min(1).max(10_000);
 const isoTime = z.iso.datetime({ offset: true });
 
-/** DESIGN.md 13: a maintenance window and an incident's post-mortem (markdown), each optional. */
+/** docs/decisions.md#status-pages: a maintenance window and an incident's post-mortem (markdown), each optional. */
 const extras = {
   starts_at: isoTime.nullable().optional(),
   ends_at: isoTime.nullable().optional(),
@@ -38,7 +38,7 @@ export const notice = z
     health: health.nullable(),
     created_at: z.string(),
     updated_at: z.string(),
-    /** A maintenance window, ISO times (DESIGN.md 13). */
+    /** A maintenance window, ISO times (docs/decisions.md#status-pages). */
     starts_at: z.string().nullable(),
     ends_at: z.string().nullable(),
     /** An incident's post-mortem, markdown. */
@@ -51,8 +51,9 @@ export const notice = z
 export type Notice = z.infer<typeof notice>;
 
 /**
- * Spec section 7: the app sends `service {id: handle}`, type, title, status and message; `health` (DESIGN.md
- * 4a) is applied to the service in the same transaction. A left-out status takes the type's default.
+ * Spec section 7: the app sends `service {id: handle}`, type, title, status and message; `health`
+ * (docs/decisions.md#api-conventions) is applied to the service in the same transaction. A left-out status takes the
+ * type's default.
  */
 export const noticeCreate = z.strictObject({
   service: z.strictObject({ id: line().min(1).max(64) }).optional(),
@@ -66,8 +67,8 @@ export const noticeCreate = z.strictObject({
 export type NoticeCreate = z.infer<typeof noticeCreate>;
 
 /**
- * Spec section 4: type and title are fixed once a notice exists; status and message change (and, DESIGN.md 13,
- * the window and post-mortem: a field left out keeps its value, null clears it).
+ * Spec section 4: type and title are fixed once a notice exists; status and message change (and,
+ * docs/decisions.md#status-pages, the window and post-mortem: a field left out keeps its value, null clears it).
  */
 export const noticeUpdate = z.strictObject({
   status: noticeStatus,

@@ -11,7 +11,7 @@ import { errorBody, replayHeaders } from './common.js';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * Who may call an operation (DESIGN.md section 4):
+ * Who may call an operation (docs/decisions.md#api-conventions):
  * - a client scope: signed-in users, and API clients whose token carries that scope;
  * - `'user'`: signed-in users only (API clients get 403);
  * - `'public'`: no authentication (the handler reads the workspace from the host itself, if it needs one).
@@ -34,15 +34,15 @@ export interface OperationSpec {
   body?: z.ZodType;
   headers?: z.ZodType;
   /**
-   * Takes an `Idempotency-Key` header (DESIGN.md 4): the first answer per caller and key is kept for 24 hours
-   * and a replay gets it again, changing nothing; the same key with another request is 422.
+   * Takes an `Idempotency-Key` header (docs/api.md#conventions): the first answer per caller and key is kept for 24
+   * hours and a replay gets it again, changing nothing; the same key with another request is 422.
    */
   replayable?: boolean;
   /** The success answer's body; `null` for an answer with no body (204). */
   response: z.ZodType | null;
   /** The success status; default 200, or 204 when `response` is null. */
   status?: 200 | 201 | 202 | 204 | 302 | 303;
-  /** A paged list: the response is an array and the `total` header carries the count (DESIGN.md 4). */
+  /** A paged list: the response is an array and the `total` header carries the count (docs/api.md#conventions). */
   paged?: boolean;
   errors: readonly ErrorStatus[];
   /** Error answers whose body says more than the error body (a 412 with the current version). */

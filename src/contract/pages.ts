@@ -3,7 +3,7 @@ import { PAGE_SECTIONS } from '../domain/pages.js';
 import { line, text } from './common.js';
 
 export { PAGE_SECTIONS };
-/** Page sections (DESIGN.md section 10). */
+/** Page sections (docs/decisions.md#pages). */
 export const pageSection = z.enum(PAGE_SECTIONS);
 export type PageSection = z.infer<typeof pageSection>;
 
@@ -11,12 +11,12 @@ export type PageSection = z.infer<typeof pageSection>;
 const updatedBy = z.object({ name: z.string() });
 
 /**
- * The title is also answered as `name` (announcements, release notes) or `version` (API docs, specs): DESIGN.md
- * 10. Requests may send any of the three.
+ * The title is also answered as `name` (announcements, release notes) or `version` (API docs, specs):
+ * docs/decisions.md#pages. Requests may send any of the three.
  */
 const titleAliases = { name: z.string().optional(), version: z.string().optional() };
 
-/** A draft (spec/catalogue.md section 3; DESIGN.md 10): `lock` is its version, `revisions` its saves. */
+/** A draft (spec/catalogue.md section 3; docs/decisions.md#pages): `lock` is its version, `revisions` its saves. */
 export const draftPage = z
   .object({
     id: z.string(),
@@ -35,7 +35,7 @@ export const draftPage = z
   .meta({ id: 'DraftPage' });
 export type DraftPage = z.infer<typeof draftPage>;
 
-/** DESIGN.md 10: a stale lock is 412 with the draft as the server holds it, beside the message. */
+/** docs/decisions.md#pages: a stale lock is 412 with the draft as the server holds it, beside the message. */
 export const staleDraft = draftPage.extend({ message: z.string() }).meta({ id: 'StaleDraft' });
 
 /** A draft in a list: everything but its content. */
@@ -63,7 +63,7 @@ export const publishedSummary = publishedPage.omit({ content: true }).meta({ id:
 export type PublishedSummary = z.infer<typeof publishedSummary>;
 
 const pageTitle = () => line().trim().min(1).max(200);
-/** A page's content: markdown, or an OpenAPI document in YAML or JSON (DESIGN.md 10). */
+/** A page's content: markdown, or an OpenAPI document in YAML or JSON (docs/decisions.md#pages). */
 const pageContent = () => text().max(1_000_000);
 export const PAGE_HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const pageHandle = () =>
@@ -121,7 +121,7 @@ export const publishedPageParams = z.strictObject({
 /** A page by its id (the per-section doors: `/announcements/{id}`, `/announcement-drafts/{id}`, ...). */
 export const pageIdParams = z.strictObject({ id: line().min(1).max(64) });
 
-/** Lists: `section` (the generic door), then the usual paging (DESIGN.md 4). */
+/** Lists: `section` (the generic door), then the usual paging (docs/api.md#conventions). */
 export const pageListQuery = z.strictObject({
   section: pageSection.optional(),
   cursor: z.coerce.number().int().min(0).default(0),

@@ -9,7 +9,7 @@ import {
 import { stage, visibility } from './catalogue.js';
 import { line, pageQuery, text } from './common.js';
 
-/** Scorecards (DESIGN.md 14, issue 28): definitions, results, exemptions. */
+/** Scorecards (docs/decisions.md#slos-and-scorecards, issue 28): definitions, results, exemptions. */
 
 export const SCORECARD_HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SCORECARD_KEY_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;

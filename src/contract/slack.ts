@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { line } from './common.js';
 import { SLACK_CHANNEL_PATTERN } from '../domain/validators.js';
 
-/** Slack for this workspace (DESIGN.md 11): off unless the server has a Slack app configured. */
+/** Slack for this workspace (docs/decisions.md#integrations): off unless the server has a Slack app configured. */
 export const slackSettings = z
   .object({
     configured: z.boolean(),
@@ -27,7 +27,7 @@ export { SLACK_CHANNEL_PATTERN };
 const channelId = () =>
   line().trim().min(1, 'Slack channel id is required').max(80).regex(SLACK_CHANNEL_PATTERN, 'Not a Slack channel id');
 
-/** DESIGN.md 11: `[{ id, provider: 'slack', slack_channel: { id } }]`. */
+/** docs/decisions.md#integrations: `[{ id, provider: 'slack', slack_channel: { id } }]`. */
 export const serviceChannel = z
   .object({ id: z.string(), provider: z.literal('slack'), slack_channel: z.object({ id: z.string() }) })
   .meta({ id: 'ServiceChannel' });

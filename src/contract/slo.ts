@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isSloTarget, SLO_WINDOW_DAYS } from '../domain/slo.js';
 
-/** SLOs per service (DESIGN.md 14, issue 28). */
+/** SLOs per service (docs/decisions.md#slos-and-scorecards, issue 28). */
 
 const windowDays = z.literal(SLO_WINDOW_DAYS).describe('The rolling window, in days');
 

@@ -3,7 +3,7 @@ import { serviceParams } from './catalogue.js';
 import { line } from './common.js';
 import { assertion } from './health.js';
 
-/** Specs that check themselves (DESIGN.md 16, issue 30). */
+/** Specs that check themselves (docs/decisions.md#spec-checks, issue 30). */
 
 export const specProbesQuery = z.strictObject({
   server: line()

@@ -9,7 +9,9 @@ import {
 } from '../domain/status-pages.js';
 import { noticeStatus, noticeType } from './notices.js';
 
-/** Public status pages (DESIGN.md 13, issue 27): what admins manage and what visitors and tools read. */
+/**
+ * Public status pages (docs/decisions.md#status-pages, issue 27): what admins manage and what visitors and tools read.
+ */
 
 export const STATUS_PAGE_HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const pageHandle = line().min(1).max(64);
@@ -255,7 +257,10 @@ export const shieldsEndpoint = z
 
 // ---- subscriptions ----
 
-/** DESIGN.md 13: an email (confirmed by a mailed link) or a signed webhook; some components or the whole page. */
+/**
+ * docs/decisions.md#status-pages: an email (confirmed by a mailed link) or a signed webhook; some components or the
+ * whole page.
+ */
 export const statusSubscribe = z.strictObject({
   email: line().trim().max(254).email('An email address').optional(),
   webhook_url: httpUrl().max(2000).optional(),

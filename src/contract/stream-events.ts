@@ -1,5 +1,5 @@
 /**
- * The event stream's events (DESIGN.md 9): `notification` carries a Notification, `unread` an UnreadCount (both
- * in feeds.ts). Apart from those schemas, so that the app's bell reads the stream without bundling zod.
+ * The event stream's events (docs/decisions.md#feeds): `notification` carries a Notification, `unread` an UnreadCount
+ * (both in feeds.ts). Apart from those schemas, so that the app's bell reads the stream without bundling zod.
  */
 export const STREAM_EVENTS = { notification: 'notification', unread: 'unread' } as const;

@@ -1,8 +1,9 @@
 /**
- * API drift (DESIGN.md 16, issue 30): what one run of a check made from a spec says about the spec. The `schema`
- * assertion judged the answer against its operation's documented responses: a pass is an answer to spec, a failure
- * with a value is an answer that breaks it (an undocumented status included), and no value (no answer, or no spec
- * to judge by) or a schema that cannot be compiled says nothing either way, so an outage is never drift and never clears it.
+ * API drift (docs/decisions.md#spec-checks, issue 30): what one run of a check made from a spec says about the spec.
+ * The `schema` assertion judged the answer against its operation's documented responses: a pass is an answer to spec, a
+ * failure with a value is an answer that breaks it (an undocumented status included), and no value (no answer, or no
+ * spec to judge by) or a schema that cannot be compiled says nothing either way, so an outage is never drift and never
+ * clears it.
  */
 import type { CheckRun } from './check-kinds.js';
 import { parseSchemaFailure } from './schema-failure.js';

@@ -1,5 +1,5 @@
 /**
- * The assertion language of health checks (DESIGN.md 12, issue 26): the one-line text form people type, its
+ * The assertion language of health checks (docs/decisions.md#checks, issue 26): the one-line text form people type, its
  * typed form (`Assertion`), and the rules both obey, per check kind. Pure and free of npm imports: the browser
  * bundle uses it for the editor, the server for the API, and src/runner/assertions.ts evaluates what it accepts
  * (JSONata syntax and regexes are compiled there, since they need the engines).
@@ -106,7 +106,7 @@ export function sourcesFor(kind: CheckKind): readonly SourceInfo[] {
   return (KIND_SOURCES[kind] ?? []).map((key) => SOURCES[key]!);
 }
 
-/** The assertions a check of `kind` gets when it names none (DESIGN.md 12); a new list each call. */
+/** The assertions a check of `kind` gets when it names none (docs/decisions.md#checks); a new list each call. */
 export function defaultAssertions(kind: CheckKind): Assertion[] {
   switch (kind) {
     case 'http':

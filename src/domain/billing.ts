@@ -1,7 +1,7 @@
 /**
- * Per-seat billing (spec/platform.md billing, section 9; DESIGN.md 11): the plans, the seat rules of the payment
- * form and the server, the free plan's limit, and how amounts, dates and card expiries are shown. Shared by the
- * server (validation, seat limits, suspension) and the app (the payment form, the overview).
+ * Per-seat billing (spec/platform.md billing, section 9; docs/decisions.md#integrations): the plans, the seat rules of
+ * the payment form and the server, the free plan's limit, and how amounts, dates and card expiries are shown. Shared by
+ * the server (validation, seat limits, suspension) and the app (the payment form, the overview).
  */
 
 export const PLAN_IDS = ['team', 'business'] as const;
@@ -16,7 +16,7 @@ export interface Plan {
   maxSeats: number | null;
   /** The feature line on the plan card. */
   feature: string;
-  /** Stripe finds the plan's price by this lookup key (DESIGN.md 11). */
+  /** Stripe finds the plan's price by this lookup key (docs/decisions.md#integrations). */
   lookupKey: string;
 }
 
@@ -122,8 +122,8 @@ export function seatLimitMessage(limit: number): string {
 }
 
 /**
- * DESIGN.md 11: a subscription `unpaid`, or `canceled` after `past_due` (Stripe's dunning gave up: its
- * cancellation reason is `payment_failed`), suspends the workspace; one that is paid again (active or trialing)
+ * docs/decisions.md#integrations: a subscription `unpaid`, or `canceled` after `past_due` (Stripe's dunning gave up:
+ * its cancellation reason is `payment_failed`), suspends the workspace; one that is paid again (active or trialing)
  * makes it active. Anything else leaves the workspace as it is.
  */
 export function suspensionChange(

@@ -1,8 +1,8 @@
 /**
- * Plan before apply (DESIGN.md 15, issue 29): what applying a set of descriptor files would do to the catalogue,
- * per entity: create, update (with a field-level diff), unchanged, delete, conflict, error or skipped, and which
- * references cannot be resolved yet. Pure: the server reads the catalogue into {@link CurrentCatalogue}, plans,
- * and applies the plan's writes. One bad entity never blocks the others.
+ * Plan before apply (docs/decisions.md#catalogue-as-code, issue 29): what applying a set of descriptor files would do
+ * to the catalogue, per entity: create, update (with a field-level diff), unchanged, delete, conflict, error or
+ * skipped, and which references cannot be resolved yet. Pure: the server reads the catalogue into {@link
+ * CurrentCatalogue}, plans, and applies the plan's writes. One bad entity never blocks the others.
  */
 import type { Stage, Visibility } from './catalogue.js';
 import type {

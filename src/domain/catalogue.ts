@@ -1,6 +1,6 @@
 /**
- * Catalogue values and rules (spec/catalogue.md sections 4 and 6, DESIGN.md section 5), shared by the server,
- * the app and the worker.
+ * Catalogue values and rules (spec/catalogue.md sections 4 and 6, docs/decisions.md#open-decisions), shared by the
+ * server, the app and the worker.
  */
 import { isAdminRole, type Role } from './roles.js';
 
@@ -45,8 +45,8 @@ export interface Viewer {
 }
 
 /**
- * DESIGN.md 5: `public` and `workspace` services are seen by every member (guests included); `owner` services
- * only by the owning team, and by workspace admins and owners.
+ * docs/decisions.md#roles-and-visibility: `public` and `workspace` services are seen by every member (guests included);
+ * `owner` services only by the owning team, and by workspace admins and owners.
  */
 export function canSeeService(viewer: Viewer, service: { visibility: Visibility; ownerTeamId: string }): boolean {
   return service.visibility !== 'owner' || isAdminRole(viewer.role) || viewer.teams.has(service.ownerTeamId);
@@ -63,8 +63,8 @@ export function canAdminTeam(viewer: Viewer, teamId: string): boolean {
 }
 
 /**
- * Who may create a service for a team (DESIGN.md 5): its admins (spec: team.is_admin creates services), and its
- * members too when the team's `members_create_services` policy says so.
+ * Who may create a service for a team (docs/decisions.md#open-decisions): its admins (spec: team.is_admin creates
+ * services), and its members too when the team's `members_create_services` policy says so.
  */
 export function canCreateServiceFor(viewer: Viewer, teamId: string, membersCreateServices: boolean): boolean {
   return canAdminTeam(viewer, teamId) || (membersCreateServices && canEditService(viewer, teamId));

@@ -1,8 +1,8 @@
 /**
- * Per-minute and per-hour aggregates of health-check results (issue 18; DESIGN.md 4a): probes, failures and the
- * latency of the successful probes as a histogram, so buckets merge exactly (a day is its hours merged) and
- * p50/p95 are read from the merged histogram. Latencies are kept exactly up to 100 ms and in bins 2 % wide above
- * that: a percentile is the upper bound of the bin it falls in, from raw results and aggregates alike.
+ * Per-minute and per-hour aggregates of health-check results (issue 18; docs/api.md#health-check-reports): probes,
+ * failures and the latency of the successful probes as a histogram, so buckets merge exactly (a day is its hours
+ * merged) and p50/p95 are read from the merged histogram. Latencies are kept exactly up to 100 ms and in bins 2 % wide
+ * above that: a percentile is the upper bound of the bin it falls in, from raw results and aggregates alike.
  */
 
 export type AggregateBucket = 'minute' | 'hour';
@@ -151,7 +151,9 @@ export function mergeAggregate<T extends Pick<CheckAggregate, 'probes' | 'failur
   return into;
 }
 
-/** One point of the aggregates report (DESIGN.md 4a): `{ time, probes, failures, p50, p95, max }`. */
+/**
+ * One point of the aggregates report (docs/api.md#health-check-reports): `{ time, probes, failures, p50, p95, max }`.
+ */
 export interface AggregatePoint {
   /** The bucket's start, ISO-8601. */
   time: string;

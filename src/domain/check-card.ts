@@ -3,11 +3,11 @@
  * 24 hours, 7 days and 30 days from the aggregates report, and the ranges its response-time chart can show.
  * Pure: the app renders it, the unit tests pin it.
  *
- * State rule: a check is down when it is failing as DESIGN.md 5 has it: more than its `allowed_failures` newest
- * results failed in a row. That is the rule that raises its service's health, so the card and the service never
- * disagree. A newest failure still within the allowance keeps the check up, and the card says so ('1 failure in
- * a row, 1 allowed') with the error, so nobody has to wonder why an "up" check shows one. Once failing, it needs
- * `recover_after` successes in a row to be up again (DESIGN.md 12).
+ * State rule: a check is down when it is failing as docs/decisions.md#health-maths has it: more than its
+ * `allowed_failures` newest results failed in a row. That is the rule that raises its service's health, so the card and
+ * the service never disagree. A newest failure still within the allowance keeps the check up, and the card says so ('1
+ * failure in a row, 1 allowed') with the error, so nobody has to wonder why an "up" check shows one. Once failing, it
+ * needs `recover_after` successes in a row to be up again (docs/decisions.md#checks).
  *
  * Why (issue 26 item 3): the newest result's error class and message, each failing assertion's expected and
  * actual value ('missing' when nothing was seen), the latency, the certificate's days left and a domain's unknown
@@ -45,7 +45,7 @@ export interface CheckCardStatus extends CheckStatus {
   /** How many of the newest results failed in a row (0 when the newest succeeded). */
   failuresInARow: number;
   allowedFailures: number;
-  /** Successes in a row since it failed, while it still needs more to recover (DESIGN.md 12). */
+  /** Successes in a row since it failed, while it still needs more to recover (docs/decisions.md#checks). */
   recovering: number;
   recoverAfter: number;
   /** The class of the newest failure's error (null: none, or one stored before classes). */

@@ -1,5 +1,5 @@
 /**
- * Check kinds and what their probes observe (DESIGN.md 12, issue 26): the words shared by the contract, the
+ * Check kinds and what their probes observe (docs/decisions.md#checks, issue 26): the words shared by the contract, the
  * assertion language (assertion-text.ts), the probe engine (src/runner) and the app. Types and constants only.
  */
 import type { Importance } from './health.js';
@@ -114,7 +114,7 @@ export interface ProbeSpec {
   record?: DnsRecordType;
 }
 
-/** What a result says beyond the spec's `{ time, start, success }` (DESIGN.md 12). */
+/** What a result says beyond the spec's `{ time, start, success }` (docs/decisions.md#checks). */
 export interface ResultDetails {
   latency_ms?: number;
   error?: { class: ErrorClass; message: string };
@@ -139,7 +139,7 @@ export const ASSERTION_ACTUAL_MAX = 200;
 
 /**
  * What a value that could not be known reads as (a domain whose TLD has no RDAP service): its assertion passes, with
- * `actual` this and `expected` saying why ({@link notJudged}). Unknown is never failing (DESIGN.md 12).
+ * `actual` this and `expected` saying why ({@link notJudged}). Unknown is never failing (docs/decisions.md#checks).
  */
 export const UNKNOWN_ACTUAL = 'unknown';
 

@@ -1,6 +1,6 @@
 /**
- * A check's `endpoint` per kind (DESIGN.md 12): an http(s) URL; `host:port` for tcp and tls; a DNS name for dns
- * and domain; nothing for a heartbeat. Used by the API to refuse a bad target, by the app's form, and by the
+ * A check's `endpoint` per kind (docs/decisions.md#checks): an http(s) URL; `host:port` for tcp and tls; a DNS name for
+ * dns and domain; nothing for a heartbeat. Used by the API to refuse a bad target, by the app's form, and by the
  * probes to read `host:port`.
  */
 import type { CheckKind } from './check-kinds.js';

@@ -1,6 +1,7 @@
 /**
- * The workspace as descriptor files (DESIGN.md 15, `beacon catalog export`): one file per team, its Group and the
- * Components it owns, in the format {@link readDescriptors} reads, so planning an export answers "no changes".
+ * The workspace as descriptor files (docs/decisions.md#catalogue-as-code, `beacon catalog export`): one file per team,
+ * its Group and the Components it owns, in the format {@link readDescriptors} reads, so planning an export answers "no
+ * changes".
  */
 import { stringify } from 'yaml';
 import type { CurrentCatalogue, CurrentService, CurrentSpec, CurrentTeam } from './catalog-plan.js';

@@ -1,9 +1,9 @@
 /**
- * The catalogue as code (DESIGN.md 15, issue 29): Backstage descriptor files (`catalog-info.yaml`, several
- * documents per file) read into the entities Beacon keeps: a `Component` is a service, a `Group` a team, an `API`
- * of type openapi a spec page on the services that provide it, a `Location` more files. Kinds Beacon has no place
- * for are skipped and said so, never errors. Every problem names its file and line, and one bad entity never
- * hides the others. Pure: the plan against the catalogue, and the writes, are the server's.
+ * The catalogue as code (docs/decisions.md#catalogue-as-code, issue 29): Backstage descriptor files
+ * (`catalog-info.yaml`, several documents per file) read into the entities Beacon keeps: a `Component` is a service, a
+ * `Group` a team, an `API` of type openapi a spec page on the services that provide it, a `Location` more files. Kinds
+ * Beacon has no place for are skipped and said so, never errors. Every problem names its file and line, and one bad
+ * entity never hides the others. Pure: the plan against the catalogue, and the writes, are the server's.
  */
 import { constructFromEvents, CORE_SCHEMA, EVENT_DOCUMENT, EVENT_MAPPING, parseEvents } from 'js-yaml';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';

@@ -1,5 +1,5 @@
 /**
- * Events (DESIGN.md section 9): what happened to a service or a team, recorded with the change that caused it.
+ * Events (docs/decisions.md#feeds): what happened to a service or a team, recorded with the change that caused it.
  * The kinds, the data each carries, and the sentence a person reads in a feed or a notification. Shared by the
  * server (which writes and serves them) and the app.
  */
@@ -25,7 +25,7 @@ export interface EventData {
   'scorecard.level_dropped': { scorecard: string; from: string; to: string | null };
   /** A passing rule on a date (a certificate, an error budget) will fail within a week. */
   'scorecard.rule_will_fail': { scorecard: string; rule: string; fails_at: string };
-  /** Answers of a check made from the service's spec break it (DESIGN.md 16): once per appearance. */
+  /** Answers of a check made from the service's spec break it (docs/decisions.md#spec-checks): once per appearance. */
   'api.drift_found': { operation: string; page: string; spec_version: string | null; message: string };
   'api.drift_cleared': { operation: string; page: string; spec_version: string | null };
   'team.created': Record<string, never>;
@@ -40,7 +40,7 @@ export type EventType = keyof EventData;
 /** Kept this many days unless BEACON_EVENT_RETENTION_DAYS says otherwise. */
 export const EVENT_RETENTION_DAYS = 180;
 
-/** DESIGN.md 9: pages of 20 unless `limit` says otherwise. */
+/** docs/decisions.md#feeds: pages of 20 unless `limit` says otherwise. */
 export const FEED_PAGE_SIZE = 20;
 
 const NOTICE_NAMES: Record<NoticeType, string> = { incident: 'Incident', maintenance: 'Maintenance' };

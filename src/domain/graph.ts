@@ -1,10 +1,10 @@
 /**
- * The dependency graph (DESIGN.md 8): which services a walk from one service reaches, and the nodes the API
+ * The dependency graph (docs/decisions.md#graph): which services a walk from one service reaches, and the nodes the API
  * answers with. The database finds the services within reach; this module orders, truncates and links them,
  * the same on both engines.
  */
 
-/** Spec: graph default depth 2; DESIGN.md 8: 1 to 6, at most 2,000 nodes. */
+/** Spec: graph default depth 2; docs/decisions.md#graph: 1 to 6, at most 2,000 nodes. */
 export const GRAPH_DEFAULT_DEPTH = 2;
 export const GRAPH_MAX_DEPTH = 6;
 export const GRAPH_NODE_LIMIT = 2000;

@@ -1,7 +1,7 @@
 /**
- * Service health over time (DESIGN.md section 5, spec/catalogue.md sections 3, 4 and 9): daily health integrated
- * from the log of health transitions, uptime, the daily status and its messages. Pure: shared by the server, the
- * app and the Comlink worker.
+ * Service health over time (docs/decisions.md#health-maths, spec/catalogue.md sections 3, 4 and 9): daily health
+ * integrated from the log of health transitions, uptime, the daily status and its messages. Pure: shared by the server,
+ * the app and the Comlink worker.
  */
 import { HEALTHS, type Health } from './catalogue.js';
 
@@ -126,7 +126,10 @@ export function dailyHealth(transitions: readonly HealthTransition[], range: Dai
   return days;
 }
 
-/** Problem seconds: critical, error and warning. Maintenance is planned and not counted (DESIGN.md 5). */
+/**
+ * Problem seconds: critical, error and warning. Maintenance is planned and not counted
+ * (docs/decisions.md#health-maths).
+ */
 export function problemSeconds(day: DailyHealth): number {
   return day.critical + day.error + day.warning;
 }
@@ -138,8 +141,8 @@ function elapsedOf(date: string, now: number): number {
 }
 
 /**
- * Uptime in percent, two decimals: `100 - 100 * problem_seconds / (86400 * days_counted)` (DESIGN.md 5; the
- * spec's 864000 is a defect).
+ * Uptime in percent, two decimals: `100 - 100 * problem_seconds / (86400 * days_counted)`
+ * (docs/decisions.md#health-maths; the spec's 864000 is a defect).
  *
  * Every entry counts as a day. Given `now` (epoch ms), a day counts only the seconds of it elapsed by `now`:
  * today's partial day weighs what has passed of it so far (an hour into today, an hour of error there is 100%
@@ -204,7 +207,7 @@ export function consecutiveFailures(outcomesNewestFirst: readonly boolean[]): nu
   return lastSuccess === -1 ? outcomesNewestFirst.length : lastSuccess;
 }
 
-/** DESIGN.md 5: a check is failing once more than `allowedFailures` runs in a row failed. */
+/** docs/decisions.md#health-maths: a check is failing once more than `allowedFailures` runs in a row failed. */
 export function isCheckFailing(consecutive: number, allowedFailures: number): boolean {
   return consecutive > allowedFailures;
 }
@@ -212,14 +215,14 @@ export function isCheckFailing(consecutive: number, allowedFailures: number): bo
 /** Where a check stands between runs: failures and successes in a row, and whether it is failing. */
 export interface FailingState {
   consecutiveFailures: number;
-  /** Successes in a row while failing (DESIGN.md 12: `recover_after` of them make it good again). */
+  /** Successes in a row while failing (docs/decisions.md#checks: `recover_after` of them make it good again). */
   recovering: number;
   failing: boolean;
 }
 
 /**
- * The state after one run (DESIGN.md 5 and 12): a check fails once more than `allowedFailures` runs in a row
- * failed, and once failing is good again only after `recoverAfter` successes in a row.
+ * The state after one run (docs/decisions.md#health-maths and #checks): a check fails once more than `allowedFailures`
+ * runs in a row failed, and once failing is good again only after `recoverAfter` successes in a row.
  */
 export function afterRun(
   state: FailingState,
@@ -272,7 +275,7 @@ export function worstHealth(...healths: Health[]): Health {
   return worst;
 }
 
-// ---- rollups for the app (computed in the Comlink worker, DESIGN.md 6) ----
+// ---- rollups for the app (computed in the Comlink worker, docs/decisions.md#offline) ----
 
 /**
  * Where a service's daily-health report starts (spec section 7): the later of its creation and the first of the
@@ -344,7 +347,7 @@ export interface CheckStatus {
 
 /**
  * The status of a health check from its results (oldest first): down once it is failing (more than its allowed
- * failures in a row, DESIGN.md 5), the last failure's reason kept so the editor sees why.
+ * failures in a row, docs/decisions.md#health-maths), the last failure's reason kept so the editor sees why.
  */
 export function checkStatusOf(
   check: { paused: boolean; disabled: boolean; allowed_failures: number },
@@ -373,11 +376,14 @@ export function checkStatusOf(
   return { state, lastError, uptime };
 }
 
-/** A failing check raises its service to its importance (DESIGN.md 5). */
+/** A failing check raises its service to its importance (docs/decisions.md#health-maths). */
 export const IMPORTANCES = ['warning', 'error', 'critical'] as const;
 export type Importance = (typeof IMPORTANCES)[number];
 
-/** Spec sections 3, 5 and 9 (DESIGN.md 5: frequency and timeout in seconds); the upper bounds are the API's. */
+/**
+ * Spec sections 3, 5 and 9 (docs/decisions.md#health-maths: frequency and timeout in seconds); the upper bounds are the
+ * API's.
+ */
 export const HEALTH_CHECK_DEFAULTS = { frequency: 15, timeout: 1, allowed_failures: 0, importance: 'warning' } as const;
 export const HEALTH_CHECK_BOUNDS = {
   frequency: { min: 1, max: 86_400 },

@@ -1,5 +1,5 @@
 /**
- * Heartbeats (DESIGN.md 12, Healthchecks.io's model): a job pings a secret URL; the check is late when no
+ * Heartbeats (docs/decisions.md#checks, Healthchecks.io's model): a job pings a secret URL; the check is late when no
  * success ping came within its period plus grace, or, with a cron schedule, since the latest time the job was due
  * (plus grace). A `fail` ping (or a non-zero exit code) fails it until the next success ping.
  */

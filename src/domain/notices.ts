@@ -1,6 +1,6 @@
 /**
- * Notices (spec/catalogue.md sections 3, 4 and 5, DESIGN.md section 4a): types, the status of each type, the
- * health rule and the list filter. Shared by the server, the app and the worker.
+ * Notices (spec/catalogue.md sections 3, 4 and 5, docs/decisions.md#api-conventions): types, the status of each type,
+ * the health rule and the list filter. Shared by the server, the app and the worker.
  */
 import type { Health } from './catalogue.js';
 
@@ -62,8 +62,8 @@ export function isClosed(type: NoticeType, status: string): boolean {
 }
 
 /**
- * Spec section 5 and DESIGN.md 4a: health must be good when the status is resolved or completed. The message
- * when it is not, else null.
+ * Spec section 5 and docs/decisions.md#api-conventions: health must be good when the status is resolved or completed.
+ * The message when it is not, else null.
  */
 export function noticeHealthError(status: string, health: Health): string | null {
   return (status === 'resolved' || status === 'completed') && health !== 'good' ? NOTICE_HEALTH_MESSAGE : null;
@@ -111,7 +111,10 @@ export function parseNoticeFilter(query: { type?: string; status?: string }): No
   return { types: [...new Set(types)], open: open === closed ? undefined : open };
 }
 
-/** What a notice may carry beyond the spec's fields (DESIGN.md 13): a maintenance window and a post-mortem. */
+/**
+ * What a notice may carry beyond the spec's fields (docs/decisions.md#status-pages): a maintenance window and a
+ * post-mortem.
+ */
 export interface NoticeExtras {
   starts_at?: string | null;
   ends_at?: string | null;

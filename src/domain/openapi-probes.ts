@@ -1,8 +1,8 @@
 /**
- * Specs that check themselves (DESIGN.md 16, issue 30): which operations of a published OpenAPI document can be
- * probed as health checks, with the URL, status codes and assertions each check would get, and how a check finds
- * its operation again in a newer version. Pure: it reads an already-parsed document (YAML or JSON) and never
- * follows a `$ref` outside it. The runner's response-schemas.ts reads operations and responses through the
+ * Specs that check themselves (docs/decisions.md#spec-checks, issue 30): which operations of a published OpenAPI
+ * document can be probed as health checks, with the URL, status codes and assertions each check would get, and how a
+ * check finds its operation again in a newer version. Pure: it reads an already-parsed document (YAML or JSON) and
+ * never follows a `$ref` outside it. The runner's response-schemas.ts reads operations and responses through the
  * helpers exported here, so both sides agree on operation ids and media types.
  */
 import type { Assertion } from './check-kinds.js';

@@ -1,5 +1,5 @@
 /**
- * Pages (DESIGN.md 10, spec/catalogue.md sections 2.1 and 4): what each section is called, which alias its
+ * Pages (docs/decisions.md#pages, spec/catalogue.md sections 2.1 and 4): what each section is called, which alias its
  * title goes by, and the handle a new page takes from its title. Shared by the server and the app.
  */
 import { handleFromText } from './validators.js';
@@ -15,7 +15,7 @@ export const PAGE_SECTION_ITEM: Record<PageSection, string> = {
   'open-api-specs': 'OpenAPI spec',
 };
 
-/** Announcements and release notes call their title `name`; API docs and specs `version` (DESIGN.md 10). */
+/** Announcements and release notes call their title `name`; API docs and specs `version` (docs/decisions.md#pages). */
 export function titleAlias(section: PageSection): 'name' | 'version' {
   return section === 'announcements' || section === 'release-notes' ? 'name' : 'version';
 }

@@ -1,7 +1,7 @@
 /**
- * Why a body broke its operation's response schema (DESIGN.md 16, issue 30), as the `schema` assertion's `actual`
- * text says it: `/items/0/price: must be number (type), got "12"`. The runner writes it (response-schemas.ts);
- * the server and the app read it back from stored results (API drift). Pure.
+ * Why a body broke its operation's response schema (docs/decisions.md#spec-checks, issue 30), as the `schema`
+ * assertion's `actual` text says it: `/items/0/price: must be number (type), got "12"`. The runner writes it
+ * (response-schemas.ts); the server and the app read it back from stored results (API drift). Pure.
  *
  * The pointer is shown with `%` and whitespace percent-encoded, so the first `: ` always ends it; the root is
  * shown as `/` (so a pointer to a property named "" at the root reads back as the root). `, got <value>` is left

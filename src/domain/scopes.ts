@@ -1,6 +1,6 @@
 /**
- * API client scopes (spec/catalogue.md section 5 with the product name Beacon, DESIGN.md 4 and 5): what a
- * client_credentials token may do. Shared by the contract, the server and the client form.
+ * API client scopes (spec/catalogue.md section 5 with the product name Beacon, docs/decisions.md#api-conventions and
+ * #open-decisions): what a client_credentials token may do. Shared by the contract, the server and the client form.
  */
 export const CLIENT_SCOPES = [
   'beacon.team.read',

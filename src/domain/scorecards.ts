@@ -1,8 +1,8 @@
 /**
- * Scorecards (DESIGN.md 14, issue 28): rules over what the catalogue knows of a service and how it really runs,
- * each pass, fail or unknown (no data, or data too old, is never a pass), with the value it saw and, for a rule on
- * a date, when it will fail; ordered levels reached when every rule of the level and below passes or is exempt.
- * Pure: the server gathers a service's facts, this decides. Shared by the server, the app and the worker.
+ * Scorecards (docs/decisions.md#slos-and-scorecards, issue 28): rules over what the catalogue knows of a service and
+ * how it really runs, each pass, fail or unknown (no data, or data too old, is never a pass), with the value it saw
+ * and, for a rule on a date, when it will fail; ordered levels reached when every rule of the level and below passes or
+ * is exempt. Pure: the server gathers a service's facts, this decides. Shared by the server, the app and the worker.
  */
 import type { Health, Stage, Visibility } from './catalogue.js';
 import { healthRank, MS_PER_DAY, utcDayStart } from './health.js';
@@ -119,7 +119,9 @@ export interface ServiceFacts {
   hasChannel: boolean;
   /** The names of the dependencies in stage End of Life. */
   eolDependencies: readonly string[];
-  /** Checks made from a published spec, and the operations whose answers break it now (DESIGN.md 16). */
+  /**
+   * Checks made from a published spec, and the operations whose answers break it now (docs/decisions.md#spec-checks).
+   */
   apiDrift: { specChecks: number; drifting: readonly string[] };
 }
 

@@ -1,9 +1,9 @@
 /**
- * Service level objectives (DESIGN.md 14, issue 28): a target availability over a rolling window, measured from the
- * service's health transitions as daily health is (warning, error and critical seconds are problem seconds;
- * declared maintenance is left out of the measure, and said so), the error budget it leaves, how fast that budget
- * burns, and the multi-window burn-rate alerts of the Google SRE workbook ("Alerting on SLOs"). Pure: shared by
- * the server, the app and the worker.
+ * Service level objectives (docs/decisions.md#slos-and-scorecards, issue 28): a target availability over a rolling
+ * window, measured from the service's health transitions as daily health is (warning, error and critical seconds are
+ * problem seconds; declared maintenance is left out of the measure, and said so), the error budget it leaves, how fast
+ * that budget burns, and the multi-window burn-rate alerts of the Google SRE workbook ("Alerting on SLOs"). Pure:
+ * shared by the server, the app and the worker.
  */
 import type { Health } from './catalogue.js';
 import { dailyHealth, formatDuration, MS_PER_DAY, problemSeconds, type HealthTransition } from './health.js';

@@ -1,6 +1,6 @@
 /**
- * Public status pages (DESIGN.md 13, issue 27): how a service's health reads to its customers, what a page's
- * overall line says, its 90 days of bars, and how trouble upstream shows without touching a component's own
+ * Public status pages (docs/decisions.md#status-pages, issue 27): how a service's health reads to its customers, what a
+ * page's overall line says, its 90 days of bars, and how trouble upstream shows without touching a component's own
  * figures. Pure: the server renders with it, the app's admin screen previews with it.
  */
 import type { Health } from './catalogue.js';
@@ -25,7 +25,7 @@ export type CustomDomainStatus = (typeof CUSTOM_DOMAIN_STATUSES)[number];
 /** The DNS name whose TXT record proves a custom domain. */
 export const domainChallengeName = (domain: string) => `_beacon-challenge.${domain}`;
 
-/** How far upstream a page looks (DESIGN.md 13): 1-6 steps, 3 unless the admin says otherwise. */
+/** How far upstream a page looks (docs/decisions.md#status-pages): 1-6 steps, 3 unless the admin says otherwise. */
 export const UPSTREAM_DEPTH = { min: 1, max: 6, default: 3 } as const;
 
 /** Statuspage's component statuses, mildest first. */

@@ -39,7 +39,7 @@ export function isHandle(value: string): boolean {
 }
 
 /**
- * DESIGN.md section 5: one password rule everywhere, the stricter reading: at least 8 characters with a
+ * docs/decisions.md#open-decisions: one password rule everywhere, the stricter reading: at least 8 characters with a
  * lowercase and an uppercase letter, a digit and one of # ? ! @ $ % ^ & * -.
  */
 export function isStrongPassword(value: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * The local-first store (DESIGN.md section 6): one IndexedDB database per workspace and user, so a shared
+ * The local-first store (docs/decisions.md#offline): one IndexedDB database per workspace and user, so a shared
  * browser never shows one user's or one tenant's data to another. Dexie is the store TanStack Query writes
  * through (`queries`), the records seen (`entities`), the user's drafts (`drafts`) and the outbox of writes
  * waiting for the network (`outbox`).
@@ -36,7 +36,7 @@ export interface EntityRow<T = unknown> {
 
 /**
  * A local draft (e.g. a notice or a service being edited). `data` is the draft document; `version` is the
- * server version it was based on, sent back so a stale write gets 412 (DESIGN.md section 4).
+ * server version it was based on, sent back so a stale write gets 412 (docs/decisions.md#api-conventions).
  */
 export interface DraftRow<T = unknown> {
   id: string;

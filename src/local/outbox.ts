@@ -1,8 +1,8 @@
 /**
- * The one write path of the app (DESIGN.md section 6). `mutate()` applies a change to the local database
+ * The one write path of the app (docs/decisions.md#offline). `mutate()` applies a change to the local database
  * and appends the request that makes it on the server to the outbox, in one Dexie transaction: either both
  * happen or neither. `replay()` sends the outbox in order, each entry with its own Idempotency-Key, so a
- * write that reached the server before the answer was lost is applied once (DESIGN.md section 4).
+ * write that reached the server before the answer was lost is applied once (docs/decisions.md#api-conventions).
  *
  * What an answer does to an entry (see {@link outcomeOf}):
  * - 2xx: done, the entry is deleted.

@@ -1,5 +1,5 @@
 /**
- * TanStack Query written through to Dexie (DESIGN.md section 6): every successful fetch is stored in the
+ * TanStack Query written through to Dexie (docs/decisions.md#offline): every successful fetch is stored in the
  * `queries` table, and a query without data (a fresh page load, a fresh client, offline) is answered from
  * it at once; a stale restored query then refetches in the background once a component observes it.
  *

@@ -1,8 +1,8 @@
 import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
 
 /**
- * Which addresses the shared runner may not connect to (DESIGN.md section 5, SSRF guard). Pure: judges an IP
- * address string, never resolves a name. Anything that is not a valid IP address is refused (fail closed).
+ * Which addresses the shared runner may not connect to (the SSRF guard, docs/decisions.md#address-guard). Pure: judges
+ * an IP address string, never resolves a name. Anything that is not a valid IP address is refused (fail closed).
  */
 
 /** Why an address is refused; null from {@link forbiddenKind} means it may be probed. */

@@ -1,6 +1,6 @@
 /**
- * The team runner agent (`beacon runner`, DESIGN.md 5): runs inside a team's own network and probes the health
- * checks assigned to its runner, private targets included. It speaks only the public API:
+ * The team runner agent (`beacon runner`, docs/api.md#api-clients-and-team-runners): runs inside a team's own network
+ * and probes the health checks assigned to its runner, private targets included. It speaks only the public API:
  *
  * 1. POST /api/token, grant_type=client_credentials, for a client of the runner's team (renewed before expiry,
  *    and at once after a 401);
@@ -57,7 +57,7 @@ interface AgentCheck {
   record: ProbeSpec['record'] | null;
   assertions: Assertion[];
   retries: number;
-  /** A check made from a spec: the published document and the operation (DESIGN.md 16). */
+  /** A check made from a spec: the published document and the operation (docs/decisions.md#spec-checks). */
   spec?: { operation_id: string; document: Record<string, unknown> } | null;
 }
 
@@ -270,7 +270,7 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
     if (stopped) return;
     loop = startProbeLoop<ScheduledAgentCheck, RunOutcome>({
       scheduler,
-      // Team runners run inside their owners' networks and may probe private targets (DESIGN.md 5).
+      // Team runners run inside their owners' networks and may probe private targets (docs/decisions.md#address-guard).
       run: ({ id, runnable }) => runCheck(runnable, { allowPrivate: true }, seen.get(id)),
       onResult: ({ check }, outcome) => record(check, outcome),
       onError: ({ check }, error) => log('error', `check ${check.id} failed to run: ${String(error)}`),

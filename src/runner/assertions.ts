@@ -1,5 +1,5 @@
 /**
- * Evaluating assertions on what a probe observed (DESIGN.md 12, issue 26; the language is in
+ * Evaluating assertions on what a probe observed (docs/decisions.md#checks, issue 26; the language is in
  * domain/assertion-text.ts). A check's assertions are compiled once per check version (JSONata expressions and
  * regexes), then evaluated on every result. Nothing built from a target's answer is ever run as code, and every
  * engine that reads the answer is bounded:

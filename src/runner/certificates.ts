@@ -1,6 +1,6 @@
 /**
- * What a TLS peer's certificate says, for the tls kind and for https answers (DESIGN.md 12): the whole chain's
- * earliest expiry (an intermediate that expires first breaks the site as surely as the leaf), whether the chain
+ * What a TLS peer's certificate says, for the tls kind and for https answers (docs/decisions.md#checks): the whole
+ * chain's earliest expiry (an intermediate that expires first breaks the site as surely as the leaf), whether the chain
  * verifies and names the host, and the leaf's fingerprint. Also remembers what each connection of an undici agent
  * showed, since undici hands a response no socket to ask.
  */

@@ -1,7 +1,7 @@
 /**
- * The dns kind's probe (DESIGN.md 12): one query for the check's record type, sent to the operator's resolvers
- * only (BEACON_DNS_RESOLVERS, default the system's), answering the raw rcode (NXDOMAIN, SERVFAIL, ...) and the
- * answers as text. dns.Resolver would turn rcodes into errors, so the query is built with dns-packet and sent
+ * The dns kind's probe (docs/decisions.md#checks): one query for the check's record type, sent to the operator's
+ * resolvers only (BEACON_DNS_RESOLVERS, default the system's), answering the raw rcode (NXDOMAIN, SERVFAIL, ...) and
+ * the answers as text. dns.Resolver would turn rcodes into errors, so the query is built with dns-packet and sent
  * over UDP, then TCP when the answer is truncated. The checked name is only ever a question, never a peer; but
  * the operator's resolvers know the operator's network, so without allowPrivate a private name (`*.internal`,
  * `*.local`, ...) is never asked and an A or AAAA answer the address guard refuses is refused, not shown.

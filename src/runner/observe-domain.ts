@@ -1,5 +1,5 @@
 /**
- * The domain kind's probe (DESIGN.md 12): when the registration of the check's domain expires, from RDAP
+ * The domain kind's probe (docs/decisions.md#checks): when the registration of the check's domain expires, from RDAP
  * (RFC 9083). The registrable domain comes from the public suffix list (tldts: `www.example.co.uk` is
  * `example.co.uk`), its registry's RDAP service from the IANA bootstrap file (RFC 9224). A TLD without RDAP
  * (.de, .eu) or an answer without an expiration event is "unknown": an answer, never a failure. Registries

@@ -1,7 +1,7 @@
 /**
- * The http kind's probe (DESIGN.md 5 and 12): one request with the check's method, headers and body, redirects
- * followed to the same host only, and everything the answer showed (status, headers, body up to a cap, the
- * certificate of an https answer) for the assertions to judge. An HTTP status is not a failure here.
+ * The http kind's probe (docs/decisions.md#address-guard and #checks): one request with the check's method, headers and
+ * body, redirects followed to the same host only, and everything the answer showed (status, headers, body up to a cap,
+ * the certificate of an https answer) for the assertions to judge. An HTTP status is not a failure here.
  */
 import { buildConnector, type Agent, type Dispatcher } from 'undici';
 import type { HttpMethod, Observation, ProbeSpec } from '../domain/check-kinds.js';

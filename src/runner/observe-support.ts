@@ -1,6 +1,6 @@
 /**
- * What the probes of every kind share (DESIGN.md 12): the options a runner passes, the timeout that bounds a whole
- * probe, and how a failure is put into an error class and words for the check's editor.
+ * What the probes of every kind share (docs/decisions.md#checks): the options a runner passes, the timeout that bounds
+ * a whole probe, and how a failure is put into an error class and words for the check's editor.
  */
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
@@ -170,8 +170,8 @@ export function probeError(error: unknown, host: string, deadline?: Deadline): P
 /**
  * A failure to open a raw connection (tcp, tls) to `host:port`. A refused port, a filtered one (the connect
  * timing out) and an unreachable network answer exactly alike, so the shared runner tells an editor no more
- * than "could not connect" and cannot be used to scan ports (DESIGN.md 12, issue 26 item 6). A refused address
- * and a name that does not resolve say so.
+ * than "could not connect" and cannot be used to scan ports (docs/decisions.md#checks, issue 26 item 6). A refused
+ * address and a name that does not resolve say so.
  */
 export function connectError(error: unknown, host: string, endpoint: string): ProbeError {
   if (error instanceof RefusedAddressError) return { class: 'refused', message: error.message };

@@ -1,5 +1,5 @@
 /**
- * The tcp kind's probe (DESIGN.md 12): connect to `host:port` through the guard (resolve once, check every
+ * The tcp kind's probe (docs/decisions.md#checks): connect to `host:port` through the guard (resolve once, check every
  * address, connect to a checked one), optionally send the check's body, and read back what the peer says (a
  * banner, an answer) until it closes, goes quiet, or the cap is reached.
  */

@@ -1,6 +1,6 @@
 /**
- * The tls kind's probe (DESIGN.md 12): a TLS handshake on any port (after SMTP's STARTTLS when asked), to the
- * address the guard checked, with the check's name as SNI. It never refuses a certificate: it reports the whole
+ * The tls kind's probe (docs/decisions.md#checks): a TLS handshake on any port (after SMTP's STARTTLS when asked), to
+ * the address the guard checked, with the check's name as SNI. It never refuses a certificate: it reports the whole
  * chain's earliest expiry, whether the chain verifies and names the host, and the leaf's fingerprint, for the
  * assertions (`cert.valid`, `cert.days_left`, `cert.fingerprint changed`) to judge.
  */

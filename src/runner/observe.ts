@@ -1,6 +1,6 @@
 /**
- * The probe engine of every probing kind (DESIGN.md 12), the same for the shared runner, team runners and the
- * "Test" action: it observes, it never judges. What it saw goes to the assertions (an HTTP 500 is an observation
+ * The probe engine of every probing kind (docs/decisions.md#checks), the same for the shared runner, team runners and
+ * the "Test" action: it observes, it never judges. What it saw goes to the assertions (an HTTP 500 is an observation
  * here, a failure only when an assertion says so); only a probe that could not observe at all carries an error.
  */
 import type { Observation, ProbeSpec } from '../domain/check-kinds.js';

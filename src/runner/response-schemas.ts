@@ -1,6 +1,6 @@
 /**
- * The `schema` assertion's validator (DESIGN.md 16, issue 30): a body judged against its operation's documented
- * response for the status received. Ajv 8: the 2020-12 class for OpenAPI 3.1, the draft-07 one for 3.0 after
+ * The `schema` assertion's validator (docs/decisions.md#spec-checks, issue 30): a body judged against its operation's
+ * documented response for the status received. Ajv 8: the 2020-12 class for OpenAPI 3.1, the draft-07 one for 3.0 after
  * OpenAPI's `nullable` and boolean `exclusiveMinimum`/`exclusiveMaximum` are rewritten as JSON Schema (on a copy).
  *
  * The whole document is registered with Ajv under an internal id and each response schema compiled as a `$ref`

@@ -1,6 +1,6 @@
 /**
- * One run of a check, the same for the shared runner, a team runner and the "Test" button (DESIGN.md 12): the
- * kind's probe observes (a network error tried again within the run when `retries` says so), the assertions
+ * One run of a check, the same for the shared runner, a team runner and the "Test" button (docs/decisions.md#checks):
+ * the kind's probe observes (a network error tried again within the run when `retries` says so), the assertions
  * judge what it saw, and the run says why it failed: the probe's error, else the first failing assertion with
  * its actual value. The check's outcome is the worst failing assertion's severity.
  */

@@ -1,6 +1,6 @@
 /**
- * When health checks run (DESIGN.md section 5): every `frequency` seconds, never overlapping themselves. Pure:
- * no timers and no clock inside; the caller (the server's shared runner, the standalone team runner) passes
+ * When health checks run (docs/decisions.md#health-maths): every `frequency` seconds, never overlapping themselves.
+ * Pure: no timers and no clock inside; the caller (the server's shared runner, the standalone team runner) passes
  * `now` in epoch ms and ticks it.
  *
  * Each check runs on its own grid of slots, `phase + k * frequency`, where the phase is a hash of its id. So

@@ -36,11 +36,11 @@ export interface Config {
   logLevel: string;
   /** Which proxies' X-Forwarded-For to believe: none, a hop count, or their addresses (Fastify `trustProxy`). */
   trustProxy: false | number | string[];
-  /** Run the shared health-check runner inside `beacon serve` (DESIGN.md 5). */
+  /** Run the shared health-check runner inside `beacon serve` (docs/operations.md#configuration). */
   sharedRunner: boolean;
   /** Let the shared runner probe private, loopback and link-local addresses (demos, single-host setups). */
   allowPrivateTargets: boolean;
-  /** DNS checks ask only these resolvers (`ip[:port]`); empty: the system's (DESIGN.md 12). */
+  /** DNS checks ask only these resolvers (`ip[:port]`); empty: the system's (docs/decisions.md#checks). */
   dnsResolvers: string[];
   /** IANA's RDAP bootstrap for domain checks (RFC 9224 JSON). */
   rdapBootstrapUrl: string;
@@ -50,9 +50,12 @@ export interface Config {
   checkTestsPerMinute: number;
   /** Raw health-check results older than this are deleted (their aggregates stay: domain/check-aggregates.ts). */
   resultRetentionHours: number;
-  /** How long an entity its source no longer describes stays (orphaned) before it is removed (DESIGN.md 15). */
+  /**
+   * How long an entity its source no longer describes stays (orphaned) before it is removed
+   * (docs/decisions.md#catalogue-as-code).
+   */
   catalogOrphanGraceHours: number;
-  /** Days events (and their notifications) are kept (DESIGN.md 9). */
+  /** Days events (and their notifications) are kept (docs/decisions.md#feeds). */
   eventRetentionDays: number;
   /** Status pages' event streams one process holds open at most (services/status-live.ts). */
   statusStreamsMax: number;
@@ -62,9 +65,9 @@ export interface Config {
   sqliteBusyTimeoutMs: number;
   /** After SIGTERM, how long requests (kept-alive connections included) get 503 with Connection: close. */
   drainMs: number;
-  /** Slack (DESIGN.md 11): on when the Slack app's client id and secret are set. */
+  /** Slack (docs/decisions.md#integrations): on when the Slack app's client id and secret are set. */
   slack: SlackConfig | null;
-  /** Stripe billing (DESIGN.md 11): on when the secret key is set; off, nothing is limited. */
+  /** Stripe billing (docs/decisions.md#integrations): on when the secret key is set; off, nothing is limited. */
   stripe: StripeConfig | null;
   /** The AES-256-GCM key for secrets from vendors (base64 or hex, 32 bytes); else one kept in the data dir. */
   encryptionKey: string | undefined;

@@ -16,11 +16,11 @@ export interface ServerContext {
   /** The HS256 key for access tokens, imported once: jose would import raw bytes again on every verification. */
   jwtKey: CryptoKey;
   callers: CallerCache;
-  /** Seals and opens secrets from vendors (DESIGN.md 11). */
+  /** Seals and opens secrets from vendors (docs/decisions.md#integrations). */
   secretBox: SecretBox;
   /** The SAML service provider's signing key and certificate (services/saml-signing.ts). */
   samlSigning: () => Promise<SamlSigning>;
-  /** Open event streams and what reaches them (DESIGN.md 9). */
+  /** Open event streams and what reaches them (docs/decisions.md#feeds). */
   live: LiveEventsHub;
   tokens: VerifiedTokens;
   now(): Date;

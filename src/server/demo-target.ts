@@ -1,9 +1,9 @@
 /**
- * The demo's local target (DESIGN.md 3, issue 26): what the `demo` workspace's health checks probe, so a newcomer
- * sees results of every kind within a minute of `npm run demo`. On loopback, three ports from
- * BEACON_DEMO_TARGET_PORT: an HTTP server (`/health`, a JSON answer whose version moves every ten minutes; `/slow`,
- * now and then slower than its check allows; `/orders/...`, a small API answering off its spec in one place, see
- * demo-orders-api.ts), a TLS port whose certificate runs out in ten days, and a TCP port
+ * The demo's local target (docs/decisions.md#runtime-and-dependencies, issue 26): what the `demo` workspace's health
+ * checks probe, so a newcomer sees results of every kind within a minute of `npm run demo`. On loopback, three ports
+ * from BEACON_DEMO_TARGET_PORT: an HTTP server (`/health`, a JSON answer whose version moves every ten minutes;
+ * `/slow`, now and then slower than its check allows; `/orders/...`, a small API answering off its spec in one place,
+ * see demo-orders-api.ts), a TLS port whose certificate runs out in ten days, and a TCP port
  * that greets. It also pings the demo's heartbeat every 30 s, as a cron job would.
  */
 import { createServer, type Server } from 'node:http';

@@ -3,14 +3,17 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ErrorBody } from '../contract/common.js';
 import { isDatabaseUnavailable } from './db/connect.js';
 
-/** An error with an honest status code and a body the client may read (DESIGN.md section 4). */
+/** An error with an honest status code and a body the client may read (docs/api.md#conventions). */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
     readonly errors?: Record<string, string[]>,
     readonly headers?: Record<string, string>,
-    /** More of the body, beside the message (a 412 answers the current version: DESIGN.md 4 and 10). */
+    /**
+     * More of the body, beside the message (a 412 answers the current version: docs/decisions.md#api-conventions and
+     * #pages).
+     */
     readonly details?: Record<string, unknown>,
   ) {
     super(message);

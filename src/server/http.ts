@@ -11,8 +11,9 @@ import { authenticateBearer, authenticateCookie, type Caller } from './services/
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * What an API client needs to call this route: a scope, or null when only users may (DESIGN.md 4). Every
-     * authenticated route decides (tests/api/scopes.test.ts); one that does not refuses clients.
+     * What an API client needs to call this route: a scope, or null when only users may
+     * (docs/decisions.md#api-conventions). Every authenticated route decides (tests/api/scopes.test.ts); one that does
+     * not refuses clients.
      */
     scope?: RouteScope;
   }

@@ -3,8 +3,8 @@ import { workspaceLabelOf } from './config.js';
 import type { ServerContext } from './context.js';
 
 /**
- * Request-rate limits (DESIGN.md 4) count per workspace and client address. The workspace is the one the
- * request names, lowercased: the body's `workspace` (session, token and password routes look the workspace up
+ * Request-rate limits (docs/decisions.md#api-conventions) count per workspace and client address. The workspace is the
+ * one the request names, lowercased: the body's `workspace` (session, token and password routes look the workspace up
  * by it), else the Host's label, never the raw header, so `ACME.localhost:8080` or a trailing dot counts with
  * `acme`. The address is Fastify's `request.ip`, which follows X-Forwarded-For only through the trusted proxies
  * (BEACON_TRUST_PROXY). Keys are made after validation (preHandler), so the body is known and bounded.
@@ -37,7 +37,7 @@ export function keyRateLimits(app: FastifyInstance, ctx: ServerContext): void {
   });
 }
 
-/** A limit a whole workspace shares, whatever the address (a probe budget: DESIGN.md 12). */
+/** A limit a whole workspace shares, whatever the address (a probe budget: docs/decisions.md#checks). */
 export function workspaceRateLimitKey(ctx: ServerContext) {
   return (request: FastifyRequest): string =>
     `workspace:${workspaceLabelOf(request.headers.host, ctx.config.baseDomain) ?? '-'}`;

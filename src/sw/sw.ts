@@ -10,7 +10,7 @@ declare const self: ServiceWorkerGlobalScope;
 
 // The app shell: every built file but the heavy lazy chunks (vite.config.ts), so the app opens with the network
 // cut. API reads are never cached here: Cache Storage is keyed by URL, not by user or workspace; the offline read
-// cache is Dexie (DESIGN.md 6).
+// cache is Dexie (docs/decisions.md#offline).
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
@@ -30,7 +30,7 @@ registerRoute(
 
 // Every page of the app is the same index.html; the server's own pages (status pages, acknowledge links, /api) are
 // left to the network, or a member opening one would get the app's 404. No route matches /api/events/stream
-// either: the live stream goes to the network and is never cached (DESIGN.md 9).
+// either: the live stream goes to the network and is never cached (docs/decisions.md#feeds).
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [...SERVER_PAGES] }));
 
 // A new version waits until the user accepts the update prompt.

@@ -1,6 +1,6 @@
 /**
- * The dependency graph's layout (DESIGN.md 8, notes/integrations.md 5), run in the Comlink worker: node ids with
- * their boxes and the edges go in, each node's centre comes out. Nothing else crosses the thread boundary.
+ * The dependency graph's layout (docs/decisions.md#graph, notes/integrations.md 5), run in the Comlink worker: node ids
+ * with their boxes and the edges go in, each node's centre comes out. Nothing else crosses the thread boundary.
  *
  * - Within LAYERED_LAYOUT_BUDGET (src/domain/graph.ts): ELK layered, tuned (thoroughness 1, SIMPLE node
  *   placement, POLYLINE edges), so dependents sit on one side of the service and dependencies on the other.

@@ -1,6 +1,6 @@
 /**
- * What the health worker offers (DESIGN.md 6: rollups off the main thread; DESIGN.md 8: graph layouts). The
- * domain functions do the work; this module only names them, so a test can expose it over a MessageChannel
+ * What the health worker offers (rollups off the main thread and graph layouts: docs/decisions.md#offline and #graph).
+ * The domain functions do the work; this module only names them, so a test can expose it over a MessageChannel
  * without a worker.
  */
 import { rollupDailyHealth } from '../domain/health.js';

@@ -18,8 +18,8 @@ import {
 } from '../support/server.js';
 
 /**
- * Issue 17 and DESIGN.md 11: billing through the real `stripe` SDK against a local stand-in of Stripe's REST API
- * (BEACON_STRIPE_API_URL), with Stripe's signed webhooks sent to the listening server.
+ * Issue 17 and docs/decisions.md#integrations: billing through the real `stripe` SDK against a local stand-in of
+ * Stripe's REST API (BEACON_STRIPE_API_URL), with Stripe's signed webhooks sent to the listening server.
  */
 const ACTIONS = '/api/account/subscriptions/actions';
 const WEBHOOK_SECRET = 'whsec_beacon_test';

@@ -19,8 +19,9 @@ import {
 } from '../support/server.js';
 
 /**
- * Issue 26 and DESIGN.md 12: check kinds and assertions through the API and the shared runner, on both engines.
- * A local HTTP target answers a JSON health document whose version the test changes; a TCP port answers a banner.
+ * Issue 26 and docs/decisions.md#checks: check kinds and assertions through the API and the shared runner, on both
+ * engines. A local HTTP target answers a JSON health document whose version the test changes; a TCP port answers a
+ * banner.
  */
 let server: TestServer;
 let owner: Member;

@@ -17,9 +17,9 @@ import {
 } from '../support/server.js';
 
 /**
- * Issue 26 item 6 and DESIGN.md 5 and 12: on the shared runner (private targets not allowed), every probing
- * kind resolves once, refuses loopback, private, link-local, CGNAT, IPv4-mapped and metadata addresses in every
- * spelling, and never connects to them; the RDAP lookup of a domain check is guarded the same way. Local servers
+ * Issue 26 item 6 and docs/decisions.md#address-guard and #checks: on the shared runner (private targets not allowed),
+ * every probing kind resolves once, refuses loopback, private, link-local, CGNAT, IPv4-mapped and metadata addresses in
+ * every spelling, and never connects to them; the RDAP lookup of a domain check is guarded the same way. Local servers
  * count every connection they get: none may arrive.
  */
 let server: TestServer;

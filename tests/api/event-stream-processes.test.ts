@@ -7,8 +7,8 @@ import { beacon, freePort, type BeaconProcess } from '../support/processes.js';
 import { hostOf, startTestServer, type Member, type TestServer } from '../support/server.js';
 
 /**
- * DESIGN.md 9: on PostgreSQL every process LISTENs and a committed event is announced with NOTIFY, so a stream
- * held by one `beacon serve` process hears what another wrote. Two real processes on one schema.
+ * docs/decisions.md#feeds: on PostgreSQL every process LISTENs and a committed event is announced with NOTIFY, so a
+ * stream held by one `beacon serve` process hears what another wrote. Two real processes on one schema.
  */
 describe.runIf(TEST_ENGINE === 'postgres')('event streams across processes on PostgreSQL', () => {
   let server: TestServer;

@@ -8,7 +8,7 @@ import { addMember, createClient, createService, createTeam, seedWorkspace } fro
 import { callAs, hostOf, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
 /**
- * DESIGN.md 9 and issue 14: events written with every change, the three feeds, notifications and the live
+ * docs/decisions.md#feeds and issue 14: events written with every change, the three feeds, notifications and the live
  * stream, through the real server on the run's database.
  *
  * Cast: alice admins Payments (billing: workspace, fraud: owner-only), bob is a member of Payments, carol of

@@ -30,7 +30,7 @@ const RANDOM_SEED = Number(process.env.BEACON_FUZZ_SEED ?? Math.floor(Math.rando
 
 /**
  * Tables a refused request may write on purpose: failed logins are counted; the mail job works its queue; a
- * replayable write keeps its first answer, a refusal included (DESIGN.md 4).
+ * replayable write keeps its first answer, a refusal included (docs/api.md#conventions).
  */
 const BOOKKEEPING = new Set([
   'login_failures',

@@ -12,7 +12,7 @@ import {
   type Method,
 } from '../support/server.js';
 
-/** What a check of the spec's fields answers beside them (DESIGN.md 12). */
+/** What a check of the spec's fields answers beside them (docs/decisions.md#checks). */
 const HTTP_DEFAULTS = {
   kind: 'http',
   request: null,
@@ -28,7 +28,7 @@ const HTTP_DEFAULTS = {
   ping_url: null,
   spec: null,
 };
-/** A stored result's columns of DESIGN.md 12, empty. */
+/** The columns check kinds added to a stored result (docs/decisions.md#checks), empty. */
 const NO_DETAILS = { error_class: null, assertions: null, cert: null, severity: null };
 let server: TestServer;
 let owner: Member;
@@ -94,7 +94,7 @@ describe('health checks', () => {
       paused: false,
       timeout: 1,
       service: { handle: 'checkout' },
-      // DESIGN.md 12: an http check by default, judged by the kind's default assertion.
+      // docs/decisions.md#checks: an http check by default, judged by the kind's default assertion.
       ...HTTP_DEFAULTS,
     });
     const listed = await call(guest, 'GET', '/api/services/checkout/health-checks');

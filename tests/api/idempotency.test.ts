@@ -9,8 +9,8 @@ import { createService, seedWorkspace } from '../support/fixtures.js';
 import { authHeaders, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
 /**
- * Issue 25 and DESIGN.md 4: writes that take an Idempotency-Key keep their first answer per caller and key, in
- * the database. A replay (what the outbox sends when an answer was lost) answers the same and changes nothing,
+ * Issue 25 and docs/api.md#conventions: writes that take an Idempotency-Key keep their first answer per caller and key,
+ * in the database. A replay (what the outbox sends when an answer was lost) answers the same and changes nothing,
  * also from another process and after a restart; the same key with another request is 422.
  */
 let server: TestServer;

@@ -1,6 +1,6 @@
 /**
- * Login limits and rate-limit keys (issue 10, item 4; DESIGN.md 4 and 4a): failed logins count per account
- * and per address across accounts; X-Forwarded-For is believed only through the trusted proxies; request-rate
+ * Login limits and rate-limit keys (issue 10, item 4; docs/decisions.md#api-conventions): failed logins count per
+ * account and per address across accounts; X-Forwarded-For is believed only through the trusted proxies; request-rate
  * keys use the workspace the request resolves to; registration is limited per address; old failures are pruned.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

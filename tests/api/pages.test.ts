@@ -8,7 +8,7 @@ import { addMember, createClient, createService, seedWorkspace } from '../suppor
 import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
 /**
- * Issue 15 and DESIGN.md 10: pages and drafts through both doors (the generic `draft-pages` routes and each
+ * Issue 15 and docs/decisions.md#pages: pages and drafts through both doors (the generic `draft-pages` routes and each
  * section's own), locks and 412, the taken handle's 422, publishing, permissions and the zip export.
  *
  * Cast: alice admins Payments (billing: workspace; vault: owner-only), bob is a member of Payments, carol is a
@@ -341,7 +341,7 @@ describe('export', () => {
   });
 });
 
-describe('publishing OpenAPI specs: only valid documents (DESIGN.md 10)', () => {
+describe('publishing OpenAPI specs: only valid documents (docs/decisions.md#pages)', () => {
   /** A service of its own, so these specs stay out of the lists the tests above count. */
   const SERVICE = 'ledger-api';
   const generic = (id: string) => `/api/services/${SERVICE}/draft-pages/open-api-specs/${id}/actions/publish`;

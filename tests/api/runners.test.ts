@@ -200,10 +200,10 @@ describe('the runner agent protocol', () => {
           request: null,
           starttls: null,
           record: null,
-          // The kind's defaults, which the agent judges each run by (DESIGN.md 12).
+          // The kind's defaults, which the agent judges each run by (docs/decisions.md#checks).
           assertions: [{ source: 'status', op: 'in', value: ['200..299'] }],
           retries: 0,
-          // Not made from a spec: no document to validate answers against (DESIGN.md 16).
+          // Not made from a spec: no document to validate answers against (docs/decisions.md#spec-checks).
           spec: null,
         },
       ],
@@ -226,7 +226,7 @@ describe('the runner agent protocol', () => {
     expect(json(ok)).toEqual({ accepted: 1, dropped: [] });
 
     // One failure is allowed; the second in a row raises the service to the check's importance. An agent older
-    // than DESIGN.md 12 sends its error as text; a newer one with its class and assertions.
+    // than check kinds (issue 26) sends its error as text; a newer one with its class and assertions.
     await send([
       { check_id: checkId, start: start(20), time: 5, success: false, status: 500, error: 'HTTP status 500' },
     ]);
@@ -247,7 +247,7 @@ describe('the runner agent protocol', () => {
     ]);
     expect(json(foreign)).toEqual({ accepted: 1, dropped: ['not-mine'] });
     expect(json<{ health: string }>(await call(bob, 'GET', '/api/services/gateway')).health).toBe('error');
-    // The feeds say so, by the runner (DESIGN.md 9).
+    // The feeds say so, by the runner (docs/decisions.md#feeds).
     const feed = json<FeedEvent[]>(await call(bob, 'GET', '/api/teams/ops/public-feed?limit=2'));
     // One transaction, one time: either may come first.
     expect(feed.map((event) => [event.title, event.agent_name]).sort()).toEqual([
@@ -393,7 +393,7 @@ describe('beacon runner (end to end)', () => {
         importance: 'critical',
       }),
     );
-    // Every probing kind runs on a team runner with the same engine (DESIGN.md 12): a TCP port that greets.
+    // Every probing kind runs on a team runner with the same engine (docs/decisions.md#checks): a TCP port that greets.
     const greeter = createTcpServer((socket) => socket.end('220 lab ready\r\n'));
     await new Promise<void>((resolve) => greeter.listen(0, '127.0.0.1', resolve));
     const port = json<HealthCheck>(

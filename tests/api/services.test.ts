@@ -46,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('POST /api/teams/{team}/services', () => {
-  it('lets a team member create a service (the team lets members) with the DESIGN.md 4a defaults', async () => {
+  it('lets a team member create a service (the team lets members) with the defaults a new service gets', async () => {
     const response = await call(bob, 'POST', '/api/teams/payments/services', {
       name: 'Billing API',
       handle: 'billing',

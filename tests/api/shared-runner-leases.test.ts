@@ -7,9 +7,9 @@ import { beacon, freePort, type BeaconProcess } from '../support/processes.js';
 import { callAs, registerWorkspace, startTestServer, type TestServer } from '../support/server.js';
 
 /**
- * DESIGN.md 5 and the issue: with DATABASE_URL, several `beacon serve` processes share the checks through
- * leases and no check runs twice for one slot. Two real processes on one PostgreSQL schema probe 12 checks at
- * 1 s against a local target that logs every hit; then one stops and the other takes its checks over.
+ * docs/decisions.md#runtime-and-dependencies and the issue: with DATABASE_URL, several `beacon serve` processes share
+ * the checks through leases and no check runs twice for one slot. Two real processes on one PostgreSQL schema probe 12
+ * checks at 1 s against a local target that logs every hit; then one stops and the other takes its checks over.
  */
 const CHECKS = 12;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

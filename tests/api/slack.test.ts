@@ -13,7 +13,7 @@ import { SlackStandIn, type PostedMessage } from '../support/slack-stand-in.js';
 import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
 /**
- * Issue 16 and DESIGN.md 11: Slack through @slack/web-api against a local stand-in of Slack's Web API
+ * Issue 16 and docs/decisions.md#integrations: Slack through @slack/web-api against a local stand-in of Slack's Web API
  * (BEACON_SLACK_API_URL): linking, chat connect, channels, and delivery through the chat outbox.
  */
 const until = async (check: () => Promise<boolean> | boolean, timeoutMs = 5000) => {

@@ -22,10 +22,10 @@ import {
 } from '../support/server.js';
 
 /**
- * Issue 30 and DESIGN.md 16, on both engines: checks proposed from a published OpenAPI spec, created with the
- * ordinary create, judged by the `schema` assertion through the shared runner against a local server that answers
- * to spec or off it; drift found and cleared once each; a new version re-links the checks; an external `$ref` is
- * never fetched.
+ * Issue 30 and docs/decisions.md#spec-checks, on both engines: checks proposed from a published OpenAPI spec, created
+ * with the ordinary create, judged by the `schema` assertion through the shared runner against a local server that
+ * answers to spec or off it; drift found and cleared once each; a new version re-links the checks; an external `$ref`
+ * is never fetched.
  */
 let server: TestServer;
 let owner: Member;

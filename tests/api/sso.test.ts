@@ -11,8 +11,8 @@ import { selfSignedCertificate, TestIdentityProvider } from '../support/saml-idp
 import { callAs, hostOf, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 
 /**
- * Issue 16 and DESIGN.md 11: SAML providers (admins and owners) and the service provider (@node-saml/node-saml)
- * against an in-process identity provider that signs real responses (samlify).
+ * Issue 16 and docs/decisions.md#integrations: SAML providers (admins and owners) and the service provider
+ * (@node-saml/node-saml) against an in-process identity provider that signs real responses (samlify).
  */
 let server: TestServer;
 let owner: Member;

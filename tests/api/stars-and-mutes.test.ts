@@ -80,7 +80,7 @@ describe('PUT and DELETE /api/users/{username}/starred/{service}', () => {
     expect(await count()).toBe(before);
   });
 
-  it('lets guests star (DESIGN.md 5)', async () => {
+  it('lets guests star (docs/decisions.md#roles-and-visibility)', async () => {
     expect((await call(guest, 'PUT', '/api/users/gus/starred/indexer')).statusCode).toBe(204);
     expect(json(await get(guest, '/api/services/indexer'))).toMatchObject({ starred: true, starred_count: 1 });
   });

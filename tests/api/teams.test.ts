@@ -92,7 +92,7 @@ describe('GET /api/teams/{team} and /api/team/{handle}', () => {
     const byHandle = json<Team>(await get(bob, '/api/teams/platform'));
     expect(byHandle).toMatchObject({ handle: 'platform', is_admin: false, is_member: false, member_count: 1 });
     expect(json(await get(bob, `/api/teams/${byHandle.id}`))).toMatchObject({ handle: 'platform' });
-    // Workspace admins and owners have team-admin rights on every team (DESIGN.md 5).
+    // Workspace admins and owners have team-admin rights on every team (docs/decisions.md#roles-and-visibility).
     expect(json(await get(admin, '/api/teams/platform'))).toMatchObject({ is_admin: true, is_member: true });
     expect(json(await get(owner, '/api/teams/platform'))).toMatchObject({ is_admin: true });
     expect(json(await get(guest, '/api/teams/platform'))).toMatchObject({ is_admin: false, is_member: false });

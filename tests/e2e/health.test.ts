@@ -38,7 +38,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   targetPort = (target.address() as AddressInfo).port;
-  // The local target is on loopback: the operator allows private targets (DESIGN.md 5).
+  // The local target is on loopback: the operator allows private targets (docs/decisions.md#address-guard).
   beacon = await startBeacon({ BEACON_ALLOW_PRIVATE_TARGETS: '1' });
   await beacon.cli(['demo']);
   browser = await launchChromium();

@@ -14,9 +14,9 @@ import {
 } from './harness.js';
 
 /**
- * Published pages offline (DESIGN.md 6 and 10): an announcement and an OpenAPI spec seen once are shown with the
- * network cut, marked as last synced, from the local database (the page) and the service worker (the app and the
- * API view's chunk, which is cached on first use rather than precached); a page never opened says so.
+ * Published pages offline (docs/decisions.md#offline and #pages): an announcement and an OpenAPI spec seen once are
+ * shown with the network cut, marked as last synced, from the local database (the page) and the service worker (the app
+ * and the API view's chunk, which is cached on first use rather than precached); a page never opened says so.
  */
 const OWNER = { email: 'owner@demo.beacon.test', password: 'Beacon-demo-1' };
 const TEAM = 'atlas-team';

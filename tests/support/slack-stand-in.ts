@@ -50,9 +50,9 @@ interface ListedMessage {
 }
 
 /**
- * A local stand-in for Slack's Web API and OAuth pages (DESIGN.md 11; notes/integrations.md 2), speaking the
- * protocol @slack/web-api speaks: POSTs to /api/{method} with a form-encoded body (or JSON with a bearer token),
- * JSON answers with `ok` (and `error` when not), 429 with Retry-After. chat.postMessage (with `thread_ts` for a
+ * A local stand-in for Slack's Web API and OAuth pages (docs/decisions.md#integrations; notes/integrations.md 2),
+ * speaking the protocol @slack/web-api speaks: POSTs to /api/{method} with a form-encoded body (or JSON with a bearer
+ * token), JSON answers with `ok` (and `error` when not), 429 with Retry-After. chat.postMessage (with `thread_ts` for a
  * reply in a thread, `metadata` kept) and chat.update (`message_not_found` for a deleted or unknown message,
  * `cant_update_message` for another's). conversations.history (a channel's top-level messages, newest first,
  * between `oldest` and `latest`) and conversations.replies (a thread: its root first, then the replies oldest

@@ -13,7 +13,7 @@ import type { Role } from '../../src/domain/roles.js';
 
 const viewer = (role: Role, teams: Array<[string, TeamRole]> = []): Viewer => ({ role, teams: new Map(teams) });
 
-describe('service visibility (DESIGN.md 5)', () => {
+describe('service visibility (docs/decisions.md#roles-and-visibility)', () => {
   it('shows public and workspace services to everyone, guests included', () => {
     for (const visibility of ['public', 'workspace'] as const) {
       expect(canSeeService(viewer('guest'), { visibility, ownerTeamId: 't1' })).toBe(true);

@@ -132,7 +132,7 @@ describe('dailyHealth', () => {
   });
 });
 
-describe('uptime (DESIGN.md 5)', () => {
+describe('uptime (docs/decisions.md#health-maths)', () => {
   it('is 100 - 100 * problem / (86400 * days), two decimals', () => {
     expect(uptime([day('2024-03-01', { error: 864 })])).toBe(99);
     expect(uptime([day('2024-03-01', { error: 864 }), day('2024-03-02')])).toBe(99.5);
@@ -197,7 +197,7 @@ describe('statusOfDay, dayMessages and formatDuration (spec section 4)', () => {
   ])('formats %d s as %s', (seconds, text) => expect(formatDuration(seconds)).toBe(text));
 });
 
-describe('consecutiveFailures and isCheckFailing (DESIGN.md 5)', () => {
+describe('consecutiveFailures and isCheckFailing (docs/decisions.md#health-maths)', () => {
   it('counts the failures since the newest success, and fails only past the allowed ones', () => {
     expect(consecutiveFailures([])).toBe(0);
     expect(consecutiveFailures([true, false, false])).toBe(0);

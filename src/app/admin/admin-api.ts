@@ -1,4 +1,6 @@
-/** The admin area's reads and writes (spec/platform.md "Admin area"; DESIGN.md 8): the linked workspaces. */
+/**
+ * The admin area's reads and writes (spec/platform.md "Admin area"; docs/decisions.md#graph): the linked workspaces.
+ */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { remoteOperations } from '../../contract/operations/dependencies.js';
 import type { ApiClient } from '../api/client.js';

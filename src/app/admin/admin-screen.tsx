@@ -11,7 +11,7 @@ import { RemoteWorkspacesCard } from './remote-workspaces-card.js';
 import { SsoProviderScreen } from './sso-provider-screen.js';
 import { StatusPageScreen, StatusPagesCard, StatusPagesScreen } from './status-pages-screen.js';
 
-/** The /admin overview's cards (spec/platform.md "Admin area"; status pages, DESIGN.md 13). */
+/** The /admin overview's cards (spec/platform.md "Admin area"; status pages, docs/decisions.md#status-pages). */
 function AdminOverview() {
   useBreadcrumb({ name: 'Admin' });
   return (

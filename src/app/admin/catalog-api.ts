@@ -1,4 +1,7 @@
-/** The catalogue as code in the admin area (DESIGN.md 15): sources, what is not in sync, plans and applying them. */
+/**
+ * The catalogue as code in the admin area (docs/decisions.md#catalogue-as-code): sources, what is not in sync, plans
+ * and applying them.
+ */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { CatalogPlanAnswer, CatalogSource } from '../../contract/catalog.js';
 import type { BodyOf } from '../../contract/operation.js';

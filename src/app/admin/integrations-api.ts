@@ -1,4 +1,7 @@
-/** The admin area's Slack and single sign-on reads and writes (spec/platform.md "Admin area"; DESIGN.md 11). */
+/**
+ * The admin area's Slack and single sign-on reads and writes (spec/platform.md "Admin area";
+ * docs/decisions.md#integrations).
+ */
 import { queryOptions } from '@tanstack/react-query';
 import { slackOperations } from '../../contract/operations/slack.js';
 import { ssoProviderOperations } from '../../contract/operations/sso.js';

@@ -11,8 +11,8 @@ import { getRemotesQueryOptions, reloadRemotes } from './admin-api.js';
 import { LinkRemoteDialog } from './link-remote-dialog.js';
 
 /**
- * The Remote Workspaces card (spec/platform.md "Admin area"; DESIGN.md 8): the linked workspaces' domains, each
- * with Unlink, and Add Remote Workspace. A linked workspace's public services can be depended on.
+ * The Remote Workspaces card (spec/platform.md "Admin area"; docs/decisions.md#graph): the linked workspaces' domains,
+ * each with Unlink, and Add Remote Workspace. A linked workspace's public services can be depended on.
  */
 export function RemoteWorkspacesCard() {
   const api = useApi();

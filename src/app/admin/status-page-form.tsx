@@ -541,8 +541,8 @@ function useServiceInfo(groups: readonly DraftGroup[]) {
 }
 
 /**
- * A status page's form (DESIGN.md 13), new or saved: the page, who may read it, its components and how far
- * upstream it looks. The handle follows the title while new and is fixed once the page exists; the password is
+ * A status page's form (docs/decisions.md#status-pages), new or saved: the page, who may read it, its components and
+ * how far upstream it looks. The handle follows the title while new and is fixed once the page exists; the password is
  * write-only. Errors show by their fields once touched or after a submit; the server's by what they name.
  */
 export function StatusPageForm({ page }: { page: StatusPage | null }) {
@@ -571,7 +571,8 @@ export function StatusPageForm({ page }: { page: StatusPage | null }) {
         navigate(statusPagePath(saved.handle), { replace: true });
       }
     },
-    // Refusals show in the form, by their fields (DESIGN.md 5: a user must learn why), never only as a toast.
+    // Refusals show in the form, by their fields (docs/decisions.md#open-decisions: a user must learn why), never only
+    // as a toast.
     onError: (error, sent) => setRefused(placeErrors(error, sent, creating)),
   });
 

@@ -82,8 +82,9 @@ function SubscriberItem({ subscriber, onRemove }: { subscriber: StatusSubscriber
 }
 
 /**
- * A saved status page's subscribers (DESIGN.md 13): emails and webhooks, confirmed or not, and what each follows.
- * Removing one asks first, as deleting the page does; the dialog stays open after a failure for another try.
+ * A saved status page's subscribers (docs/decisions.md#status-pages): emails and webhooks, confirmed or not, and what
+ * each follows. Removing one asks first, as deleting the page does; the dialog stays open after a failure for another
+ * try.
  */
 export function StatusPageSubscribers({ handle }: { handle: string }) {
   const api = useApi();

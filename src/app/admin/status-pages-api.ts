@@ -1,4 +1,7 @@
-/** The admin area's status pages (DESIGN.md 13): reads, writes and how a refused write reads in the form. */
+/**
+ * The admin area's status pages (docs/decisions.md#status-pages): reads, writes and how a refused write reads in the
+ * form.
+ */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { BodyOf } from '../../contract/operation.js';
 import { statusPageOperations } from '../../contract/operations/status-pages.js';

@@ -8,7 +8,7 @@ import {
   type PageOf,
 } from '../../contract/operation.js';
 
-/** An HTTP error with the server's body (DESIGN.md section 4). */
+/** An HTTP error with the server's body (docs/api.md#conventions). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

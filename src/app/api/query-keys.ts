@@ -54,7 +54,7 @@ export const keys = {
   scorecardResults: (handle: string, filter: { cursor: number; limit: number; level: string; team: string }) =>
     ['scorecards', handle, 'results', filter] as const,
   serviceSloStatus: (handle: string) => ['service', handle, 'slo', 'status'] as const,
-  /** The operations whose answers break a service's published spec now (DESIGN.md 16). */
+  /** The operations whose answers break a service's published spec now (docs/decisions.md#spec-checks). */
   serviceDrift: (handle: string) => ['service', handle, 'drift'] as const,
   /** The checks a published spec proposes, from one server. */
   serviceSpecProbes: (handle: string, page: string, server: string) =>
@@ -103,7 +103,9 @@ export const keys = {
   userMuted: (handle: string) => ['user', handle, 'muted'] as const,
   userWatched: (handle: string) => ['user', handle, 'watched-services'] as const,
 
-  /** Billing (prefix) and its reads; never persisted offline (billing is online-only, DESIGN.md 11). */
+  /**
+   * Billing (prefix) and its reads; never persisted offline (billing is online-only, docs/decisions.md#integrations).
+   */
   billing: () => ['billing'] as const,
   billingAccount: () => ['billing', 'account'] as const,
   billingSubscription: () => ['billing', 'subscription'] as const,

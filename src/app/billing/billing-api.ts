@@ -1,6 +1,6 @@
 /**
- * Billing's reads (spec/platform.md "Billing"; DESIGN.md 11). Billing is online-only: nothing here is stored in
- * Dexie (`persist: false`) and every write goes straight to the server, never through the outbox.
+ * Billing's reads (spec/platform.md "Billing"; docs/decisions.md#integrations). Billing is online-only: nothing here is
+ * stored in Dexie (`persist: false`) and every write goes straight to the server, never through the outbox.
  */
 import { queryOptions } from '@tanstack/react-query';
 import { billingOperations } from '../../contract/operations/billing.js';

@@ -31,7 +31,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Seats used of the limit (members and pending invites, DESIGN.md 11). */
+/** Seats used of the limit (members and pending invites, docs/decisions.md#integrations). */
 function SeatUsage({ seats }: { seats: BillingAccount['seats'] }) {
   return (
     <p className="m-0 text-700 flex align-items-center gap-2" aria-label="Seats in use">

@@ -9,7 +9,7 @@ export function BillingLoadFailed({ what }: { what: string }) {
   );
 }
 
-/** DESIGN.md 11: without Stripe's variables billing is off, and nothing is limited. */
+/** docs/decisions.md#integrations: without Stripe's variables billing is off, and nothing is limited. */
 export function BillingNotConfigured() {
   return (
     <Card title={<h2 className="text-xl font-semibold m-0">Billing is not configured</h2>}>

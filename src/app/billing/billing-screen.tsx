@@ -10,8 +10,8 @@ import { PaymentMethodsScreen } from './payment-methods-screen.js';
 import { PaymentScreen } from './payment-screen.js';
 
 /**
- * The billing area (spec/platform.md "Billing"; DESIGN.md 11): owners and admins only (the only ones a suspended
- * workspace lets in). Online-only: offline it says so rather than showing anything stale.
+ * The billing area (spec/platform.md "Billing"; docs/decisions.md#integrations): owners and admins only (the only ones
+ * a suspended workspace lets in). Online-only: offline it says so rather than showing anything stale.
  */
 export default function BillingScreen() {
   const { state } = useAuth();

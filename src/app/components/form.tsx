@@ -161,7 +161,10 @@ export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.message ? error.message : fallback;
 }
 
-/** A refused create as a form shows it (DESIGN.md 5): the server's field errors by field, and its message. */
+/**
+ * A refused create as a form shows it (docs/decisions.md#open-decisions): the server's field errors by field, and its
+ * message.
+ */
 export interface ServerErrors {
   fields: Record<string, string>;
   message: string;

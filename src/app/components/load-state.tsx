@@ -2,7 +2,7 @@ import { useOnline } from './use-online.js';
 import { MessageCard } from './status-screens.js';
 import { fromNow } from './from-now.js';
 
-/** Shown for a screen never seen on this device while the network is cut (DESIGN.md 6). */
+/** Shown for a screen never seen on this device while the network is cut (docs/decisions.md#offline). */
 export const NOT_AVAILABLE_OFFLINE = 'Not available offline';
 
 /** A fetch that got no answer (offline, DNS, connection refused): `fetch` rejects with a TypeError. */

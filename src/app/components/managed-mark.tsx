@@ -1,13 +1,13 @@
 import { Tag } from 'primereact/tag';
 import type { ManagedBy } from '../../contract/catalogue.js';
 
-/** What a catalogue source's file decides (DESIGN.md 15), said beside the mark. */
+/** What a catalogue source's file decides (docs/decisions.md#catalogue-as-code), said beside the mark. */
 export const MANAGED_SERVICE_FIELDS = 'Its name, description, links, owner, stage and dependencies';
 export const MANAGED_TEAM_FIELDS = 'Its name, description and parent';
 
 /**
- * "Managed in {source}" (DESIGN.md 15): on a service or team whose fields a catalogue source's file decides, for
- * every member, with the file and line where to change them.
+ * "Managed in {source}" (docs/decisions.md#catalogue-as-code): on a service or team whose fields a catalogue source's
+ * file decides, for every member, with the file and line where to change them.
  */
 export function ManagedMark({ managedBy, what }: { managedBy: ManagedBy | null; what: string }) {
   if (!managedBy) return null;

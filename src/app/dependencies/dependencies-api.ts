@@ -1,4 +1,4 @@
-/** The dependency side of a service (DESIGN.md 8): its reads, each with one key, and its writes. */
+/** The dependency side of a service (docs/decisions.md#graph): its reads, each with one key, and its writes. */
 import { queryOptions } from '@tanstack/react-query';
 import { dependencyOperations } from '../../contract/operations/dependencies.js';
 import type { ApiClient } from '../api/client.js';

@@ -150,7 +150,7 @@ export function DependenciesCard({ service }: { service: Service }) {
   const { enqueue } = useSnackbar();
   const [adding, setAdding] = useState(false);
   const { data, isError } = useQuery(getDependenciesQueryOptions(api, service.handle));
-  // A managed service's dependencies are its file's (DESIGN.md 15).
+  // A managed service's dependencies are its file's (docs/decisions.md#catalogue-as-code).
   const editable = service.permissions.edit && !service.managed_by;
   const remove = useMutation({
     mutationFn: (item: DependencyItem) =>

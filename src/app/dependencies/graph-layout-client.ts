@@ -1,5 +1,5 @@
 /**
- * The graph's layout, computed in the app's one Comlink worker (DESIGN.md 8): node boxes and edges go over,
+ * The graph's layout, computed in the app's one Comlink worker (docs/decisions.md#graph): node boxes and edges go over,
  * node centres (and the bends of routed edges) come back. Where no worker runs, a ring layout computed here stands
  * in (no layout engine is loaded on this thread).
  */

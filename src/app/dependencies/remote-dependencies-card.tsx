@@ -68,7 +68,7 @@ function RemoteDependencyItem({
 
 /**
  * The overview's Remote Dependencies card (spec/catalogue.md 2.1): public services of linked workspaces this
- * one depends on, with their live health, or 'Unavailable' once out of reach (DESIGN.md 8). No view or star
+ * one depends on, with their live health, or 'Unavailable' once out of reach (docs/decisions.md#graph). No view or star
  * actions; editors add and remove. Spec: a load failure sets an error flag and empties the list; what was
  * seen before (the persisted cache, offline too) still shows.
  */
@@ -78,7 +78,7 @@ export function RemoteDependenciesCard({ service }: { service: Service }) {
   const { enqueue } = useSnackbar();
   const [adding, setAdding] = useState(false);
   const { data, error, isError, isPending } = useQuery(getRemoteDependenciesQueryOptions(api, service.handle));
-  // A managed service's dependencies are its file's (DESIGN.md 15).
+  // A managed service's dependencies are its file's (docs/decisions.md#catalogue-as-code).
   const editable = service.permissions.edit && !service.managed_by;
   const items = Array.isArray(data) ? data : [];
 

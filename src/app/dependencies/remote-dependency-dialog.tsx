@@ -15,7 +15,9 @@ import { useSnackbar } from '../shell/snackbars.js';
 export const REMOTE_DEPENDENCY_ADDED = 'Service Dependency Added';
 export const REMOTE_DEPENDENCY_ADD_FAILED = 'Failed to add remote dependency';
 
-/** A remote service's one id: its workspace and handle (DESIGN.md 8's graph id `{workspace}:{handle}`). */
+/**
+ * A remote service's one id: its workspace and handle (the graph's id `{workspace}:{handle}`: docs/decisions.md#graph).
+ */
 export function remoteId(item: { workspace: string; handle: string }): string {
   return `${item.workspace}:${item.handle}`;
 }

@@ -34,8 +34,8 @@ export function getHealthCheckResultsQueryOptions(api: ApiClient, id: string) {
 
 /**
  * A check's aggregates (probes, failures, p50/p95/max of the successful probes) per `bucket` over the last
- * `spanMs` to now, oldest first (DESIGN.md 4a). The range is taken when the fetch runs, so the key stays the
- * same and what was last seen is kept offline like every other read.
+ * `spanMs` to now, oldest first (docs/api.md#health-check-reports). The range is taken when the fetch runs, so the key
+ * stays the same and what was last seen is kept offline like every other read.
  */
 export function getHealthCheckAggregatesQueryOptions(
   api: ApiClient,
@@ -71,7 +71,10 @@ export function updateHealthCheck(api: ApiClient, id: string, body: HealthCheckU
   return api.call(healthOperations.updateHealthCheck, { params: { id }, body });
 }
 
-/** Runs the check as the form has it once, saving nothing (DESIGN.md 12): one result, every assertion's actual. */
+/**
+ * Runs the check as the form has it once, saving nothing (docs/decisions.md#checks): one result, every assertion's
+ * actual.
+ */
 export function testHealthCheck(api: ApiClient, service: string, body: HealthCheckTest): Promise<HealthCheckResult> {
   return api.call(healthOperations.testHealthCheck, { params: { service }, body });
 }

@@ -153,9 +153,9 @@ function TestResult({ result }: { result: HealthCheckResult }) {
 }
 
 /**
- * The health-check modal (spec/catalogue.md 2.1, 5 and 7; DESIGN.md 12), mounted while open: 'Add Healthcheck'
- * with the spec's defaults, or 'Edit Healthcheck' with the check's values and its disabled and paused switches.
- * The kind comes first and decides the fields; the assertions are typed one per line and parsed as they are
+ * The health-check modal (spec/catalogue.md 2.1, 5 and 7; docs/decisions.md#checks), mounted while open: 'Add
+ * Healthcheck' with the spec's defaults, or 'Edit Healthcheck' with the check's values and its disabled and paused
+ * switches. The kind comes first and decides the fields; the assertions are typed one per line and parsed as they are
  * typed; "Test" runs the form once and shows every assertion's actual value. Save stays disabled while a field
  * is invalid; the server's field errors appear by their fields. The modal closes after a successful save and the
  * list refreshes; a new heartbeat stays open on its ping URL, which the job needs.

@@ -13,7 +13,7 @@ export type HealthCheckUpdate = BodyOf<typeof healthOperations.updateHealthCheck
 export interface HealthCheckDraft {
   kind: CheckKind;
   name: string;
-  /** The target per kind (DESIGN.md 12); unused by a heartbeat. */
+  /** The target per kind (docs/decisions.md#checks); unused by a heartbeat. */
   endpoint: string;
   /** A runner's handle; '' is the shared runner. Unused by a heartbeat. */
   runner: string;
@@ -208,9 +208,9 @@ export function assertionErrors(kind: CheckKind, text: string): string[] {
 }
 
 /**
- * Spec section 5 and DESIGN.md 12: every field required; frequency >= 1, allowed failures >= 0, timeout 1 to 15;
- * the target checked per kind; the kind's own fields and the assertions parsed. A field the kind does not use
- * has no error.
+ * Spec section 5 and docs/decisions.md#health-maths: every field required; frequency >= 1, allowed failures >= 0,
+ * timeout 1 to 15; the target checked per kind; the kind's own fields and the assertions parsed. A field the kind does
+ * not use has no error.
  */
 export function draftErrors(draft: HealthCheckDraft): Record<DraftField, string | null> {
   const probed = isProbed(draft.kind);
@@ -252,8 +252,8 @@ function requestOf(draft: HealthCheckDraft): HealthCheckUpdate['request'] {
 }
 
 /**
- * The fields of DESIGN.md 12 for the draft's kind; a field the kind does not use is null (the API refuses one
- * with a value), so a check that changed kind drops the old kind's settings.
+ * The fields of the draft's kind (docs/api.md#health-checks-kinds-and-assertions); a field the kind does not use is
+ * null (the API refuses one with a value), so a check that changed kind drops the old kind's settings.
  */
 function kindFields(draft: HealthCheckDraft) {
   const heartbeat = draft.kind === 'heartbeat';

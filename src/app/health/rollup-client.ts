@@ -3,9 +3,9 @@ import { rollupDailyHealth, type DailyHealth, type DailyHealthRollup } from '../
 import type { HealthWorkerApi } from '../../workers/health-worker-api.js';
 
 /**
- * The rollups, computed in the Comlink health worker (DESIGN.md 6). One worker serves the whole app, started on
- * first use. Where there is no Worker (tests, old browsers) or it cannot start, the same domain functions run
- * here instead: the answer is the same, only the thread differs.
+ * The rollups, computed in the Comlink health worker (docs/decisions.md#offline). One worker serves the whole app,
+ * started on first use. Where there is no Worker (tests, old browsers) or it cannot start, the same domain functions
+ * run here instead: the answer is the same, only the thread differs.
  */
 interface Connection {
   remote: Remote<HealthWorkerApi>;
@@ -38,8 +38,8 @@ function connect(): Connection | null {
 }
 
 /**
- * Runs `call` in the app's one worker (the graph layouts share it: DESIGN.md 8), or `here` on this thread where
- * there is no worker or it failed.
+ * Runs `call` in the app's one worker (the graph layouts share it: docs/decisions.md#graph), or `here` on this thread
+ * where there is no worker or it failed.
  */
 export async function inWorker<T>(
   call: (remote: Remote<HealthWorkerApi>) => Promise<T>,

@@ -1,5 +1,5 @@
 /**
- * The one typed write path of the app (DESIGN.md section 6) for the writes a user may make offline: stars, mutes
+ * The one typed write path of the app (docs/decisions.md#offline) for the writes a user may make offline: stars, mutes
  * and draft saves. A write kind names its contract operation, how it changes what the user sees at once (its
  * overlay on cached data) and what to read again once it settled. The optimistic state lives in one place, the
  * outbox: while an entry is pending its overlay is laid over every cached copy of the data it touches and over

@@ -11,8 +11,8 @@ export const OPEN_INCIDENTS: NoticeFilter = { types: ['incident'], open: true };
 
 /**
  * One service's notices under one filter, newest first. The key is stable per filter, so the list last seen is
- * kept in Dexie by the app's query persister (DESIGN.md 6). The client sends the `type` and `status` comma lists
- * unescaped, as spec section 7 does.
+ * kept in Dexie by the app's query persister (docs/decisions.md#offline). The client sends the `type` and `status`
+ * comma lists unescaped, as spec section 7 does.
  */
 export function getNoticesQueryOptions(api: ApiClient, handle: string, filter: NoticeFilter) {
   const query = noticeFilterQuery(filter);
@@ -38,7 +38,7 @@ export function updateNotice(api: ApiClient, id: string, body: NoticeUpdate): Pr
 
 /**
  * After a create or update: the notice lists refresh with their filters, and the service (whose health the
- * notice set in the same transaction, DESIGN.md 4a) is read again.
+ * notice set in the same transaction, docs/decisions.md#api-conventions) is read again.
  */
 export async function refreshAfterNoticeWrite(queryClient: QueryClient, handle: string): Promise<void> {
   await Promise.all([

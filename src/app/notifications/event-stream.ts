@@ -35,7 +35,7 @@ export function backoffDelay(failures: number, retryMs: number, random: () => nu
 
 /**
  * Holds an event stream open: reads it, and when it ends or fails reconnects after the retry time with backoff,
- * sending the last event id seen so the server replays what was missed meanwhile (DESIGN.md 9).
+ * sending the last event id seen so the server replays what was missed meanwhile (docs/decisions.md#feeds).
  */
 export function openEventStream(options: EventStreamOptions): EventStream {
   const controller = new AbortController();

@@ -1,7 +1,7 @@
 import type { SseEvent } from './sse.js';
 
 /**
- * One tab holds the event stream and relays it to the others (DESIGN.md 9): browsers allow six HTTP/1.1
+ * One tab holds the event stream and relays it to the others (docs/decisions.md#feeds): browsers allow six HTTP/1.1
  * connections per host, so a stream per tab would soon starve the app's own requests. The tab holding a Web Lock
  * is the leader: it opens the stream, and posts every event and every change of the stream's status on a
  * BroadcastChannel; the others listen there. When the leader goes (closed, logged out), the browser grants the

@@ -5,7 +5,9 @@ import { notificationOperations } from '../../contract/operations/feeds.js';
 import type { ApiClient } from '../api/client.js';
 import { keys } from '../api/query-keys.js';
 
-/** Spec section 9: events are polled every 5 minutes; here only while the live stream is down (DESIGN.md 9). */
+/**
+ * Spec section 9: events are polled every 5 minutes; here only while the live stream is down (docs/decisions.md#feeds).
+ */
 export const NOTIFICATIONS_POLL_MS = 300_000;
 
 /** The bell's data: the newest notifications and how many of all are unread (the `unread` header). */

@@ -34,9 +34,9 @@ function openStream(api: ApiClient, lastEventId: string, signal: AbortSignal): P
 }
 
 /**
- * Live notifications while signed in (DESIGN.md 9): one tab holds the event stream and relays it to the others;
- * each tab lays what arrives over its cached list. Returns whether the stream is up (when it is not, the list is
- * polled). The stream is closed when the user signs out (`enabled` turns false) or the shell goes.
+ * Live notifications while signed in (docs/decisions.md#feeds): one tab holds the event stream and relays it to the
+ * others; each tab lays what arrives over its cached list. Returns whether the stream is up (when it is not, the list
+ * is polled). The stream is closed when the user signs out (`enabled` turns false) or the shell goes.
  */
 export function useLiveNotifications(username: string, enabled: boolean): boolean {
   const { api, domain } = useAuth();

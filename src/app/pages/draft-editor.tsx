@@ -55,7 +55,7 @@ function savesSettled(db: LocalDb, matches: (entry: OutboxEntry) => boolean): Pr
   });
 }
 
-/** A 412 on replay: both texts, and the user's choice (DESIGN.md 6 and 10). */
+/** A 412 on replay: both texts, and the user's choice (docs/decisions.md#offline and #pages). */
 function ConflictPanel({ conflict, onSettle }: { conflict: Conflict; onSettle(choice: 'mine' | 'theirs'): void }) {
   const mine = (conflict.mine as SaveInput).body;
   const theirs = conflict.theirs as Partial<DraftPage> | undefined;

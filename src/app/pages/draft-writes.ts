@@ -5,9 +5,9 @@ import { keys } from '../api/query-keys.js';
 import { isQueryKey, writeKind } from '../local/writes.js';
 
 /**
- * A draft save through the outbox (DESIGN.md 6 and 10): the editor shows the text at once, the save is sent when
- * the app is online, and a 412 on replay (someone else saved meanwhile) is kept as a conflict for the user to
- * settle: keep mine (sent again on the current lock) or take theirs. Never a silent overwrite.
+ * A draft save through the outbox (docs/decisions.md#offline and #pages): the editor shows the text at once, the save
+ * is sent when the app is online, and a 412 on replay (someone else saved meanwhile) is kept as a conflict for the user
+ * to settle: keep mine (sent again on the current lock) or take theirs. Never a silent overwrite.
  */
 export const draftSaveWrite = writeKind({
   kind: 'draft-save',

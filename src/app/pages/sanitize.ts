@@ -3,7 +3,7 @@ import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 
 /**
- * Markdown to safe HTML (DESIGN.md 10): micromark with GFM and raw HTML allowed (the spec's pages may carry
+ * Markdown to safe HTML (docs/decisions.md#pages): micromark with GFM and raw HTML allowed (the spec's pages may carry
  * tables, details, images), then DOMPurify before anything reaches the DOM. DOMPurify drops scripts, event
  * handlers and javascript: URLs; on top of its defaults, style sheets, inline styles and forms go too (a page
  * must not restyle or overlay the app around it). Browser only: DOMPurify needs a DOM.

@@ -5,7 +5,7 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 /**
  * Registers the service worker. When a new build is waiting, offers to reload: the page is reloaded only
- * when the user says so, never under an unsaved form (DESIGN.md section 2).
+ * when the user says so, never under an unsaved form (docs/decisions.md#runtime-and-dependencies).
  */
 export function UpdatePrompt() {
   const {

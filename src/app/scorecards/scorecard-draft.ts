@@ -1,6 +1,6 @@
 /**
- * A scorecard's definition as its form holds it (DESIGN.md 14): what is typed, how it becomes the body of a save,
- * what is wrong with it before it is sent, and where a refused save's errors go. No React here.
+ * A scorecard's definition as its form holds it (docs/decisions.md#slos-and-scorecards): what is typed, how it becomes
+ * the body of a save, what is wrong with it before it is sent, and where a refused save's errors go. No React here.
  */
 import {
   SCORECARD_HANDLE_PATTERN,

@@ -536,9 +536,9 @@ function RulesEditor({
 }
 
 /**
- * A scorecard's definition (DESIGN.md 14), new or saved: its name, which services it applies to, its levels and
- * its rules. The handle follows the name while new and is fixed once saved. Errors show by their fields once
- * touched or after a submit; the server's by the field or row they name.
+ * A scorecard's definition (docs/decisions.md#slos-and-scorecards), new or saved: its name, which services it applies
+ * to, its levels and its rules. The handle follows the name while new and is fixed once saved. Errors show by their
+ * fields once touched or after a submit; the server's by the field or row they name.
  */
 export function ScorecardForm({ scorecard }: { scorecard: Scorecard | null }) {
   const api = useApi();

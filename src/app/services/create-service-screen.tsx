@@ -144,7 +144,8 @@ export default function CreateServiceScreen() {
       navigate(servicePath(created.handle));
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) availability.markTaken();
-      // DESIGN.md 5: the server's field errors next to the fields, its message below them; never a toast.
+      // docs/decisions.md#open-decisions: the server's field errors next to the fields, its message below them; never a
+      // toast.
       else setFailure(serverErrorsOf(error, CREATE_FAILED));
       setPending(false);
     }

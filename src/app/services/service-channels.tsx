@@ -75,8 +75,8 @@ function ChannelForm({
 }
 
 /**
- * The Channels panel of the service settings (spec/catalogue.md 2.1, 5; DESIGN.md 11): the Slack channel the
- * service's events go to, with Edit and Delete; with none, 'No Channels' and Add Channel.
+ * The Channels panel of the service settings (spec/catalogue.md 2.1, 5; docs/decisions.md#integrations): the Slack
+ * channel the service's events go to, with Edit and Delete; with none, 'No Channels' and Add Channel.
  */
 export function ServiceChannels({ service }: { service: Service }) {
   const api = useApi();

@@ -72,8 +72,8 @@ export const unstarWrite = writeKind({
 });
 
 /**
- * The star toggle (DESIGN.md 6, one write path): the service and the starred list change at once, the write is
- * queued in the outbox and sent when the app is online.
+ * The star toggle (docs/decisions.md#offline, one write path): the service and the starred list change at once, the
+ * write is queued in the outbox and sent when the app is online.
  */
 export function useStar(): { toggle(service: StarTarget): Promise<void> } {
   const { state } = useAuth();

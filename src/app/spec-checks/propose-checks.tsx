@@ -20,7 +20,9 @@ const NAME_MAX = 120;
 /** "GET /items/{id}" */
 const routeOf = (probe: Pick<SpecProbe, 'method' | 'path'>) => `${probe.method} ${probe.path}`;
 
-/** The check a proposal becomes: the ordinary create, linked to the spec's operation (DESIGN.md 16). */
+/**
+ * The check a proposal becomes: the ordinary create, linked to the spec's operation (docs/decisions.md#spec-checks).
+ */
 export function checkFromProbe(probe: SpecProbe, page: string, authorization: string) {
   const headers: Record<string, string> = { ...probe.headers };
   if (probe.needs_auth && authorization.trim()) headers['authorization'] = authorization.trim();

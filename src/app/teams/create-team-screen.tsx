@@ -41,7 +41,8 @@ function CreateTeamForm({ parent }: { parent: Team | null }) {
       navigate(teamPath(team.handle));
     },
     // Spec: a failed create sets an error flag; a taken handle (409) shows as taken, and any other refusal shows
-    // the server's field errors next to the fields (DESIGN.md 5: a user must learn why), never a toast.
+    // the server's field errors next to the fields (docs/decisions.md#open-decisions: a user must learn why), never a
+    // toast.
     onError: (error) => {
       if (error instanceof ApiError && error.status === 409) availability.markTaken();
     },

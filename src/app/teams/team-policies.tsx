@@ -16,8 +16,8 @@ const CREATOR_OPTIONS: Array<{ label: string; value: Creators }> = [
 ];
 
 /**
- * The Policies card of a team's Settings (DESIGN.md 5): the visibility new services of the team start with, and
- * who may create them. Each choice saves at once, as the service settings' selects do.
+ * The Policies card of a team's Settings (docs/decisions.md#open-decisions): the visibility new services of the team
+ * start with, and who may create them. Each choice saves at once, as the service settings' selects do.
  */
 export function TeamPoliciesCard({ team }: { team: Team }) {
   const api = useApi();

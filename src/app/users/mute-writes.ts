@@ -6,8 +6,8 @@ import { keys } from '../api/query-keys.js';
 import { isQueryKey, writeKind } from '../local/writes.js';
 
 /**
- * Mutes go through the outbox (DESIGN.md 9): muting from the Watched Services switch or a feed item, changing
- * what is muted on the Muted tab, and unmuting, each shown at once and sent when the app is online.
+ * Mutes go through the outbox (docs/decisions.md#feeds): muting from the Watched Services switch or a feed item,
+ * changing what is muted on the Muted tab, and unmuting, each shown at once and sent when the app is online.
  */
 
 export type MuteMode = 'all' | 'activity' | 'notifications';
@@ -63,7 +63,7 @@ function mutedWith(
   return list.map((item) => (item === entry ? next : item));
 }
 
-/** The user's own feed without the profile's events, when it is muted for activity (DESIGN.md 9). */
+/** The user's own feed without the profile's events, when it is muted for activity (docs/decisions.md#feeds). */
 function feedWithout(queryKey: QueryKey, data: unknown, { params }: MuteInput, activity: boolean | undefined): unknown {
   if (!activity || !isQueryKey(queryKey, keys.userFeed(params.username)) || !Array.isArray(data)) return data;
   const events = data as FeedEvent[];

@@ -22,8 +22,8 @@ const action = (name: string) => `/account/subscriptions/actions/${name}`;
 const stripeErrors = [400, 401, 402, 403, 409, 503] as const;
 
 /**
- * The billing account and the spec's subscription actions (spec/platform.md section 7; DESIGN.md 11): owners and
- * admins only, one Stripe customer per workspace. 409 when billing is not configured on this server.
+ * The billing account and the spec's subscription actions (spec/platform.md section 7; docs/decisions.md#integrations):
+ * owners and admins only, one Stripe customer per workspace. 409 when billing is not configured on this server.
  */
 export const billingOperations = defineOperations({
   getAccount: {
@@ -147,7 +147,7 @@ export const billingOperations = defineOperations({
   },
 });
 
-/** Stripe's webhook endpoint (DESIGN.md 11): the raw JSON event, its `Stripe-Signature` checked. */
+/** Stripe's webhook endpoint (docs/decisions.md#integrations): the raw JSON event, its `Stripe-Signature` checked. */
 export const stripeWebhookOperations = defineOperations({
   receiveStripeWebhook: {
     method: 'POST',

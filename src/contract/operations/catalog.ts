@@ -17,7 +17,10 @@ const tags = ['catalog'];
 /** Workspace admins and owners, and API clients with the scope (checked again by the server for users). */
 const manage = { tags, access: 'beacon.catalog.manage' } as const;
 
-/** The catalogue as code (DESIGN.md 15): plan descriptor files, apply the plan, keep sources in sync. */
+/**
+ * The catalogue as code (docs/decisions.md#catalogue-as-code): plan descriptor files, apply the plan, keep sources in
+ * sync.
+ */
 export const catalogOperations = defineOperations({
   createCatalogPlan: {
     ...manage,

@@ -21,7 +21,7 @@ const tags = ['dependencies'];
 const read = { tags, access: 'beacon.service.read', params: serviceParams } as const;
 const edit = { tags, access: 'beacon.service.manage' } as const;
 
-/** Dependencies, dependents, remote dependencies and the graph (spec/catalogue.md 7; DESIGN.md 8). */
+/** Dependencies, dependents, remote dependencies and the graph (spec/catalogue.md 7; docs/decisions.md#graph). */
 export const dependencyOperations = defineOperations({
   listDependencies: {
     ...read,
@@ -114,7 +114,7 @@ export const dependencyOperations = defineOperations({
   },
 });
 
-/** Linked workspaces (spec/platform.md admin area; DESIGN.md 8): workspace admins and owners. */
+/** Linked workspaces (spec/platform.md admin area; docs/decisions.md#graph): workspace admins and owners. */
 export const remoteOperations = defineOperations({
   listRemotes: {
     method: 'GET',

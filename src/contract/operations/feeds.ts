@@ -6,7 +6,7 @@ import { defineOperations } from '../operation.js';
 
 const tags = ['feeds'];
 
-/** Activity feeds (spec/platform.md section 3, DESIGN.md section 9): newest first, paged by cursor. */
+/** Activity feeds (spec/platform.md section 3, docs/decisions.md#feeds): newest first, paged by cursor. */
 export const feedOperations = defineOperations({
   getUserFeed: {
     method: 'GET',
@@ -43,7 +43,7 @@ export const feedOperations = defineOperations({
   },
 });
 
-/** Notifications and the live stream (DESIGN.md section 9). */
+/** Notifications and the live stream (docs/decisions.md#feeds). */
 export const notificationOperations = defineOperations({
   listNotifications: {
     method: 'GET',

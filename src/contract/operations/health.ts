@@ -18,7 +18,7 @@ import { defineOperations } from '../operation.js';
 
 const tags = ['health'];
 
-/** Health checks and the health reports (spec/catalogue.md section 7; DESIGN.md 4a). */
+/** Health checks and the health reports (spec/catalogue.md section 7; docs/decisions.md#api-conventions). */
 export const healthOperations = defineOperations({
   listHealthChecks: {
     method: 'GET',
@@ -117,8 +117,9 @@ export const healthOperations = defineOperations({
 });
 
 /**
- * A heartbeat's ping (DESIGN.md 12): no login, the secret token is the key; it answers nothing about the check.
- * `/start` is taken and changes nothing; `/fail` or a non-zero `exit_code` fails the check until the next success.
+ * A heartbeat's ping (docs/decisions.md#checks): no login, the secret token is the key; it answers nothing about the
+ * check. `/start` is taken and changes nothing; `/fail` or a non-zero `exit_code` fails the check until the next
+ * success.
  */
 const pingAnswer = z.object({ ok: z.literal(true) }).meta({ id: 'HeartbeatPing' });
 const ping = (method: 'GET' | 'POST', suffix: '' | '/start' | '/fail') =>

@@ -5,7 +5,7 @@ import { defineOperations } from '../operation.js';
 
 const tags = ['notices'];
 
-/** Notices of a service (spec/catalogue.md section 7; DESIGN.md 4a). */
+/** Notices of a service (spec/catalogue.md section 7; docs/decisions.md#api-conventions). */
 export const noticeOperations = defineOperations({
   listNotices: {
     method: 'GET',

@@ -24,11 +24,13 @@ import {
 const tags = ['pages'];
 const readErrors = [400, 401, 403, 404] as const;
 const writeErrors = [400, 401, 403, 404, 412, 422] as const;
-/** Publishing an OpenAPI spec that does not parse or is not a valid OpenAPI document is 422 (DESIGN.md 10). */
+/**
+ * Publishing an OpenAPI spec that does not parse or is not a valid OpenAPI document is 422 (docs/decisions.md#pages).
+ */
 const publishErrors = [400, 401, 403, 404, 422] as const;
 
 /**
- * Pages and drafts (spec/catalogue.md section 7, DESIGN.md section 10): the generic door, which names the
+ * Pages and drafts (spec/catalogue.md section 7, docs/decisions.md#pages): the generic door, which names the
  * section in the path or the query. Readers of a service read its published pages; drafts and every write are
  * for its editors (the owning team's members, workspace admins and owners).
  */
@@ -374,7 +376,7 @@ const specsDoor = {
   manage: 'beacon.api-docs.manage',
 } as const;
 
-/** Each section's own door onto the same pages (DESIGN.md 10). */
+/** Each section's own door onto the same pages (docs/decisions.md#pages). */
 export const sectionPageOperations = {
   announcements: sectionDoor('Announcement', 'Announcements', {
     section: 'announcements',

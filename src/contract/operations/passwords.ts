@@ -4,7 +4,7 @@ import { defineOperations } from '../operation.js';
 
 const tags = ['passwords'];
 
-/** Forgotten passwords (spec/platform.md section 7; DESIGN.md 4a). */
+/** Forgotten passwords (spec/platform.md section 7; docs/decisions.md#api-conventions). */
 export const passwordOperations = defineOperations({
   forgotPassword: {
     method: 'POST',

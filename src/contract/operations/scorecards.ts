@@ -21,7 +21,7 @@ const read = { tags, access: 'beacon.service.read' } as const;
 /** Defined by workspace admins and owners (checked by the server); not for API clients. */
 const manage = { tags, access: 'user' } as const;
 
-/** Scorecards over the catalogue and live health (DESIGN.md 14). */
+/** Scorecards over the catalogue and live health (docs/decisions.md#slos-and-scorecards). */
 export const scorecardOperations = defineOperations({
   listScorecards: {
     ...read,

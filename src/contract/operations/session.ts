@@ -3,7 +3,7 @@ import { defineOperations } from '../operation.js';
 
 const tags = ['session'];
 
-/** Log in, log out and access tokens (spec/platform.md section 7; DESIGN.md 4). */
+/** Log in, log out and access tokens (spec/platform.md section 7; docs/decisions.md#api-conventions). */
 export const sessionOperations = defineOperations({
   createSession: {
     method: 'POST',

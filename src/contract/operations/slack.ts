@@ -15,7 +15,9 @@ import {
 
 const tags = ['slack'];
 
-/** Slack workspaces, chat connect and service channels (spec/platform.md admin area; DESIGN.md 11). */
+/**
+ * Slack workspaces, chat connect and service channels (spec/platform.md admin area; docs/decisions.md#integrations).
+ */
 export const slackOperations = defineOperations({
   getSlackSettings: {
     method: 'GET',

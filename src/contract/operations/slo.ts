@@ -6,7 +6,7 @@ const tags = ['slo'];
 const read = { tags, access: 'beacon.service.read', params: serviceParams } as const;
 const edit = { tags, access: 'beacon.service.manage', params: serviceParams } as const;
 
-/** A service's SLO and its error budget (DESIGN.md 14). */
+/** A service's SLO and its error budget (docs/decisions.md#slos-and-scorecards). */
 export const sloOperations = defineOperations({
   getSlo: {
     ...read,

@@ -5,7 +5,7 @@ import { apiDrift, specPageParams, specProbesAnswer, specProbesQuery } from '../
 
 const tags = ['health'];
 
-/** Specs that check themselves (DESIGN.md 16, issue 30). */
+/** Specs that check themselves (docs/decisions.md#spec-checks, issue 30). */
 export const specCheckOperations = defineOperations({
   listSpecProbes: {
     method: 'GET',

@@ -14,7 +14,7 @@ import {
 
 const tags = ['sso'];
 
-/** SAML identity providers of a workspace (admins and owners; spec/platform.md, DESIGN.md 11). */
+/** SAML identity providers of a workspace (admins and owners; spec/platform.md, docs/decisions.md#integrations). */
 export const ssoProviderOperations = defineOperations({
   listSsoProviders: {
     method: 'GET',

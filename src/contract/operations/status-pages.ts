@@ -22,7 +22,7 @@ import {
 
 const tags = ['status-pages'];
 
-/** A workspace's public status pages, as its admins and owners manage them (DESIGN.md 13). */
+/** A workspace's public status pages, as its admins and owners manage them (docs/decisions.md#status-pages). */
 export const statusPageOperations = defineOperations({
   listStatusPages: {
     method: 'GET',
@@ -114,7 +114,7 @@ const readerErrors = [400, 401, 404] as const;
 const readerNote =
   '; no login for a public page, the unlock cookie for a password page, a session of the workspace for a members page';
 
-/** What visitors and tools read of a status page (DESIGN.md 13). */
+/** What visitors and tools read of a status page (docs/decisions.md#status-pages). */
 export const statusReadOperations = defineOperations({
   statusSummary: {
     method: 'GET',

@@ -3,7 +3,7 @@ import { usernameParams } from '../accounts.js';
 import { watchedService } from '../catalogue.js';
 import { defineOperations } from '../operation.js';
 
-/** The services a user watches (DESIGN.md 5): those of their teams and those they starred. */
+/** The services a user watches (docs/decisions.md#open-decisions): those of their teams and those they starred. */
 export const watchedServiceOperations = defineOperations({
   listWatchedServices: {
     method: 'GET',

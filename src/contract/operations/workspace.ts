@@ -1,7 +1,7 @@
 import { workspace } from '../accounts.js';
 import { defineOperations } from '../operation.js';
 
-/** The workspace of the host (DESIGN.md 3). */
+/** The workspace of the host (docs/decisions.md#runtime-and-dependencies). */
 export const workspaceOperations = defineOperations({
   getWorkspace: {
     method: 'GET',

@@ -135,7 +135,10 @@ export interface TeamsTable {
   icon_asset_id: string | null;
   parent_id: string | null;
   created_at: string;
-  /** Team policies (DESIGN.md 5): a new service's visibility; 1 when team members may create services. */
+  /**
+   * Team policies (docs/decisions.md#open-decisions): a new service's visibility; 1 when team members may create
+   * services.
+   */
   default_visibility: Generated<'public' | 'workspace' | 'owner'>;
   members_create_services: Generated<number>;
   search_text: Generated<string>;
@@ -148,7 +151,9 @@ export interface ServiceDependenciesTable {
   created_at: string;
 }
 
-/** A one-way link: members of `workspace_id` see the public services of `remote_workspace_id` (DESIGN.md 8). */
+/**
+ * A one-way link: members of `workspace_id` see the public services of `remote_workspace_id` (docs/decisions.md#graph).
+ */
 export interface WorkspaceRemotesTable {
   workspace_id: string;
   remote_workspace_id: string;
@@ -209,7 +214,10 @@ export interface MutesTable {
   created_at: string;
 }
 
-/** DESIGN.md 5: every change of a service's health, at `at` (epoch ms; bigint, a string from node-pg). */
+/**
+ * docs/decisions.md#health-maths: every change of a service's health, at `at` (epoch ms; bigint, a string from
+ * node-pg).
+ */
 export interface HealthTransitionsTable {
   workspace_id: string;
   service_id: string;
@@ -239,7 +247,7 @@ export interface HealthChecksTable {
   /** The shared-runner process holding the check, and until when (epoch ms); see jobs/shared-runner.ts. */
   lease_owner: string | null;
   lease_until: number | string | null;
-  /** DESIGN.md 12 (migration 023). */
+  /** docs/decisions.md#checks (migration 023). */
   kind: Generated<CheckKind>;
   /** JSON of the contract's CheckRequest. */
   request: string | null;
@@ -260,7 +268,7 @@ export interface HealthChecksTable {
   last_ping_exit_code: number | null;
   failing_severity: 'warning' | 'error' | 'critical' | null;
   recovering: Generated<number>;
-  /** DESIGN.md 16 (migration 031): the OpenAPI spec page and operation the check was made from. */
+  /** docs/decisions.md#spec-checks (migration 031): the OpenAPI spec page and operation the check was made from. */
   spec_page_id: string | null;
   spec_operation_id: string | null;
   /** The operation's method and path when linked: a new version's operation is matched by them without its id. */
@@ -274,7 +282,7 @@ export interface HealthChecksTable {
   spec_missing: Generated<number>;
 }
 
-/** An operation whose answers break its published spec now (DESIGN.md 16, migration 031). */
+/** An operation whose answers break its published spec now (docs/decisions.md#spec-checks, migration 031). */
 export interface ApiDriftTable {
   id: string;
   workspace_id: string;
@@ -350,7 +358,7 @@ export interface EventsTable {
   created_at: string;
 }
 
-/** A page of a service (DESIGN.md 10): its draft, and the copy readers see once published. */
+/** A page of a service (docs/decisions.md#pages): its draft, and the copy readers see once published. */
 export interface PagesTable {
   id: string;
   workspace_id: string;
@@ -382,7 +390,9 @@ export interface PageRevisionsTable {
   saved_by: string;
 }
 
-/** A Slack workspace linked to a Beacon workspace (DESIGN.md 11); `token` is the bot token, sealed. */
+/**
+ * A Slack workspace linked to a Beacon workspace (docs/decisions.md#integrations); `token` is the bot token, sealed.
+ */
 export interface SlackWorkspacesTable {
   id: string;
   workspace_id: string;
@@ -449,7 +459,7 @@ export interface ChatThreadsTable {
   updated_at: string;
 }
 
-/** A SAML identity provider of a workspace (DESIGN.md 11). */
+/** A SAML identity provider of a workspace (docs/decisions.md#integrations). */
 export interface SsoProvidersTable {
   id: string;
   workspace_id: string;
@@ -468,7 +478,7 @@ export interface SsoProvidersTable {
 }
 export type SsoProviderRow = Selectable<SsoProvidersTable>;
 
-/** A public status page (DESIGN.md 13). */
+/** A public status page (docs/decisions.md#status-pages). */
 export interface StatusPagesTable {
   id: string;
   workspace_id: string;
@@ -512,7 +522,7 @@ export interface StatusSubscriptionsTable {
 }
 export type StatusSubscriptionRow = Selectable<StatusSubscriptionsTable>;
 
-/** A service's SLO (DESIGN.md 14) and the burn-rate alerts firing at its last reading. */
+/** A service's SLO (docs/decisions.md#slos-and-scorecards) and the burn-rate alerts firing at its last reading. */
 export interface ServiceSlosTable {
   service_id: string;
   workspace_id: string;
@@ -526,7 +536,7 @@ export interface ServiceSlosTable {
 }
 export type ServiceSloRow = Selectable<ServiceSlosTable>;
 
-/** A scorecard (DESIGN.md 14): levels, rules and applies-to as JSON (teams by id). */
+/** A scorecard (docs/decisions.md#slos-and-scorecards): levels, rules and applies-to as JSON (teams by id). */
 export interface ScorecardsTable {
   id: string;
   workspace_id: string;
@@ -602,7 +612,9 @@ export interface ScorecardTouchesTable {
   team_id: string | null;
 }
 
-/** A source of descriptor files (DESIGN.md 15): uploaded files, or a URL synced on a schedule. */
+/**
+ * A source of descriptor files (docs/decisions.md#catalogue-as-code): uploaded files, or a URL synced on a schedule.
+ */
 export interface CatalogSourcesTable {
   id: string;
   workspace_id: string;
@@ -726,7 +738,7 @@ export interface SamlRequestsTable {
   created_at: string;
 }
 
-/** The first answer of a replayable write, per caller and Idempotency-Key (DESIGN.md 4). */
+/** The first answer of a replayable write, per caller and Idempotency-Key (docs/api.md#conventions). */
 export interface IdempotencyKeysTable {
   workspace_id: string;
   caller: string;
@@ -738,7 +750,7 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
-/** One recipient of an event (DESIGN.md 9); the notification's id is its event's. */
+/** One recipient of an event (docs/decisions.md#feeds); the notification's id is its event's. */
 export interface NotificationsTable {
   workspace_id: string;
   user_id: string;
@@ -824,7 +836,7 @@ export interface HealthCheckAggregatesTable {
   histogram: string;
 }
 
-/** DESIGN.md 11: the workspace's Stripe customer and its subscription as Stripe last reported it. */
+/** docs/decisions.md#integrations: the workspace's Stripe customer and its subscription as Stripe last reported it. */
 export interface BillingAccountsTable {
   workspace_id: string;
   customer_id: string;

@@ -1,6 +1,6 @@
 /**
- * Slack through its own SDK (DESIGN.md 11), pointed at BEACON_SLACK_API_URL (a local stand-in in the tests).
- * Never the SDK's default retries (about 30 minutes of them): the chat outbox retries with its own backoff,
+ * Slack through its own SDK (docs/decisions.md#integrations), pointed at BEACON_SLACK_API_URL (a local stand-in in the
+ * tests). Never the SDK's default retries (about 30 minutes of them): the chat outbox retries with its own backoff,
  * and a request path fails fast.
  */
 import { ErrorCode, WebClient, type CodedError } from '@slack/web-api';

@@ -1,6 +1,6 @@
 /**
- * Stripe through its own SDK (DESIGN.md 11), pointed at BEACON_STRIPE_API_URL (a local stand-in in the tests).
- * The plans are Stripe prices found by lookup key and created when missing.
+ * Stripe through its own SDK (docs/decisions.md#integrations), pointed at BEACON_STRIPE_API_URL (a local stand-in in
+ * the tests). The plans are Stripe prices found by lookup key and created when missing.
  */
 import Stripe from 'stripe';
 import { PLAN_IDS, PLANS, planOfLookupKey, type PlanId } from '../../domain/billing.js';

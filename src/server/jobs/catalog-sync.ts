@@ -1,7 +1,7 @@
 /**
- * The catalogue's sources over time (DESIGN.md 15): URL sources are read again when their interval is up, and
- * entities a source stopped describing are removed once their grace has passed (a team only when nothing is left
- * in it), unless a file claims them again meanwhile.
+ * The catalogue's sources over time (docs/decisions.md#catalogue-as-code): URL sources are read again when their
+ * interval is up, and entities a source stopped describing are removed once their grace has passed (a team only when
+ * nothing is left in it), unless a file claims them again meanwhile.
  */
 import type { ServerContext } from '../context.js';
 import { deleteAsset } from '../db/repositories/assets.js';

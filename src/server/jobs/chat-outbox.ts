@@ -1,6 +1,6 @@
 /**
- * The chat outbox job (DESIGN.md 11): every event of a service with a Slack channel was queued in the event's
- * transaction (db/repositories/slack.ts); this job posts it, retrying with backoff (and after Slack's
+ * The chat outbox job (docs/decisions.md#integrations): every event of a service with a Slack channel was queued in the
+ * event's transaction (db/repositories/slack.ts); this job posts it, retrying with backoff (and after Slack's
  * Retry-After when it rate-limits), at least once and never twice for one event and channel: a process leases a
  * few due messages at a time (FOR UPDATE SKIP LOCKED on PostgreSQL), posts them and marks each sent right after.
  * A process that dies mid-post leaves its lease to expire and the message is tried again.

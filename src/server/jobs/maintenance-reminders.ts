@@ -1,7 +1,7 @@
 /**
- * Maintenance windows told to status page subscribers (DESIGN.md 13, issue 27): an hour before a scheduled
- * window starts, when it starts and when it is due to end, each once per subscription, within a minute of its time
- * (issue 48). Each moment is queued once as news (its key names it, so several processes running this job queue
+ * Maintenance windows told to status page subscribers (docs/decisions.md#status-pages, issue 27): an hour before a
+ * scheduled window starts, when it starts and when it is due to end, each once per subscription, within a minute of its
+ * time (issue 48). Each moment is queued once as news (its key names it, so several processes running this job queue
  * it once too) and jobs/status-news.ts tells it. A window whose notice was closed meanwhile is not told: its
  * closing update was.
  */

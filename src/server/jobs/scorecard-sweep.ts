@@ -1,7 +1,8 @@
 /**
- * The scorecards' periodic sweep (DESIGN.md 14): what changes with time alone (a certificate nearing expiry, an
- * error budget burning, a check result growing stale, an exemption ending) is re-read for every scorecard of
- * every workspace that has one. What changes a fact is re-read within a second of its commit (the refresh below).
+ * The scorecards' periodic sweep (docs/decisions.md#slos-and-scorecards): what changes with time alone (a certificate
+ * nearing expiry, an error budget burning, a check result growing stale, an exemption ending) is re-read for every
+ * scorecard of every workspace that has one. What changes a fact is re-read within a second of its commit (the refresh
+ * below).
  */
 import type { ServerContext } from '../context.js';
 import {

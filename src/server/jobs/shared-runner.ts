@@ -1,7 +1,7 @@
 /**
- * The shared runner (DESIGN.md 5): the health-check scheduler inside `beacon serve`. It probes every enabled,
- * unpaused check that has no team runner at its frequency with its timeout, never overlapping itself, writes
- * results in batches, keeps them for the retention window and moves a service's health when one of its
+ * The shared runner (docs/operations.md#configuration): the health-check scheduler inside `beacon serve`. It probes
+ * every enabled, unpaused check that has no team runner at its frequency with its timeout, never overlapping itself,
+ * writes results in batches, keeps them for the retention window and moves a service's health when one of its
  * checks starts or stops failing.
  *
  * Several processes on one PostgreSQL database share the checks through leases on the check rows: at every
@@ -108,7 +108,7 @@ interface CheckState extends FailingState {
   allowedFailures: number;
   recoverAfter: number;
   importance: HealthCheckRow['importance'];
-  /** The severity it fails with: its latest failing run's (DESIGN.md 12). */
+  /** The severity it fails with: its latest failing run's (docs/decisions.md#checks). */
   severity: HealthCheckRow['failing_severity'];
   /** Each assertion's value at the last run, for `changed`. */
   seen: SeenValues;

@@ -1,9 +1,9 @@
 /**
- * The SLO burn-rate alerts (DESIGN.md 14, issue 28): once a minute, each SLO whose service could be burning (a
- * problem now, a transition within the alerts' longest window, or an alert firing) is read over that window. An
- * alert that starts firing is recorded as a `slo.burn_alert` event of the service, so it reaches the notifications
- * of its watchers and team and its Slack channel like every event (events.ts). The firing flag is set by a
- * conditional update in the event's transaction: with several processes running this job, one announces it.
+ * The SLO burn-rate alerts (docs/decisions.md#slos-and-scorecards, issue 28): once a minute, each SLO whose service
+ * could be burning (a problem now, a transition within the alerts' longest window, or an alert firing) is read over
+ * that window. An alert that starts firing is recorded as a `slo.burn_alert` event of the service, so it reaches the
+ * notifications of its watchers and team and its Slack channel like every event (events.ts). The firing flag is set by
+ * a conditional update in the event's transaction: with several processes running this job, one announces it.
  */
 import {
   BURN_ALERTS,

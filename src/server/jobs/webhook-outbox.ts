@@ -1,10 +1,10 @@
 /**
- * The webhook outbox job (DESIGN.md 13): status page notices queued for webhook subscribers once the notice was
- * written (jobs/status-news.ts, services/status-subscriptions.ts) are POSTed here, signed `X-Beacon-Signature: t=...,v1=...`,
- * retried with backoff until the receiver answers 2xx or the attempts run out. Deliveries go through the same
- * guard as health checks (runner/guarded-agent.ts): a receiver that resolves into the operator's network is
- * refused at every connect, unless private targets are allowed. At least once: a receiver should use the
- * `X-Beacon-Delivery` id to drop a repeat.
+ * The webhook outbox job (docs/decisions.md#status-pages): status page notices queued for webhook subscribers once the
+ * notice was written (jobs/status-news.ts, services/status-subscriptions.ts) are POSTed here, signed
+ * `X-Beacon-Signature: t=...,v1=...`, retried with backoff until the receiver answers 2xx or the attempts run out.
+ * Deliveries go through the same guard as health checks (runner/guarded-agent.ts): a receiver that resolves into the
+ * operator's network is refused at every connect, unless private targets are allowed. At least once: a receiver should
+ * use the `X-Beacon-Delivery` id to drop a repeat.
  */
 import { randomUUID } from 'node:crypto';
 import { Agent, request, type Dispatcher } from 'undici';

@@ -18,7 +18,10 @@ import {
 } from '../services/billing.js';
 import { applyStripeWebhook } from '../services/stripe-webhooks.js';
 
-/** The billing account, the subscription actions (owners and admins) and Stripe's webhook (DESIGN.md 11). */
+/**
+ * The billing account, the subscription actions (owners and admins) and Stripe's webhook
+ * (docs/decisions.md#integrations).
+ */
 export function billingRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) => {
     routes(ctx, app, billingOperations, {

@@ -15,7 +15,7 @@ import {
   toNotification,
 } from '../services/feeds.js';
 
-/** A comment line every 25 s keeps proxies from closing an idle stream (DESIGN.md 9). */
+/** A comment line every 25 s keeps proxies from closing an idle stream (docs/decisions.md#feeds). */
 const HEARTBEAT_MS = 25_000;
 /** A resumed stream replays at most this many missed notifications; the list has the rest. */
 const REPLAY_LIMIT = 100;

@@ -14,7 +14,7 @@ import {
 } from '../services/health.js';
 import { checkTestRateLimit } from '../rate-limits.js';
 
-/** Health checks and the health reports (spec/catalogue.md section 7; DESIGN.md 4a). */
+/** Health checks and the health reports (spec/catalogue.md section 7; docs/decisions.md#api-conventions). */
 export function healthRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) =>
     routes(

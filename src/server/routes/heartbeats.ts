@@ -6,8 +6,8 @@ import { routes, type HandlerArgs } from '../operations.js';
 import { recordPing, type PingKind } from '../services/heartbeats.js';
 
 /**
- * Heartbeat pings (DESIGN.md 12): no login. A job pings however its tooling does (curl with or without a body,
- * a form, a log line), so any body of any type is taken and ignored.
+ * Heartbeat pings (docs/decisions.md#checks): no login. A job pings however its tooling does (curl with or without a
+ * body, a form, a log line), so any body of any type is taken and ignored.
  */
 export function heartbeatRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) => {

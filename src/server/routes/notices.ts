@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
 import { createNotice, listNotices, updateNotice } from '../services/notices.js';
 
-/** Notices of a service (spec/catalogue.md section 7; DESIGN.md 4a). */
+/** Notices of a service (spec/catalogue.md section 7; docs/decisions.md#api-conventions). */
 export function noticeRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) =>
     routes(ctx, app, noticeOperations, {

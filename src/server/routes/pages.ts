@@ -29,7 +29,7 @@ function sendZip(reply: FastifyReply, { filename, stream }: { filename: string; 
     .send(stream);
 }
 
-/** Both doors onto pages (DESIGN.md 10): the generic one, then each section's. */
+/** Both doors onto pages (docs/decisions.md#pages): the generic one, then each section's. */
 export function pageRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) => {
     routes(ctx, app, pageOperations, {

@@ -18,7 +18,7 @@ import {
   updateProvider,
 } from '../services/sso.js';
 
-/** SSO providers (admins) and the SAML service provider's endpoints (DESIGN.md 11). */
+/** SSO providers (admins) and the SAML service provider's endpoints (docs/decisions.md#integrations). */
 export function ssoRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) => {
     routes(ctx, app, ssoProviderOperations, {

@@ -61,7 +61,7 @@ const UNLOCK_PER_MINUTE = 10;
 /** Subscriptions per address and minute: each may mail someone, so a page is not a way to spam. */
 const SUBSCRIBE_PER_MINUTE = 10;
 
-/** Status pages: the admins' API, and what visitors and tools read (DESIGN.md 13). */
+/** Status pages: the admins' API, and what visitors and tools read (docs/decisions.md#status-pages). */
 export function statusPageRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) => {
     routes(ctx, app, statusPageOperations, {

@@ -1,6 +1,6 @@
 import type { Caller } from './auth.js';
 
-/** Who caused a change, as events record it (DESIGN.md 9): a user, an API client or a runner. */
+/** Who caused a change, as events record it (docs/decisions.md#feeds): a user, an API client or a runner. */
 export interface Agent {
   /** The user (or an API client's `client:{id}` stand-in); null for a runner. */
   id: string | null;

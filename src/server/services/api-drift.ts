@@ -1,6 +1,6 @@
 /**
- * API drift (DESIGN.md 16, issue 30): an operation whose answers break the service's published spec, found by
- * the checks made from that spec. Each run of such a check either confirms the operation's drift (recorded the
+ * API drift (docs/decisions.md#spec-checks, issue 30): an operation whose answers break the service's published spec,
+ * found by the checks made from that spec. Each run of such a check either confirms the operation's drift (recorded the
  * first time, with the run as its example, as an `api.drift_found` event for the watchers) or clears it (an
  * `api.drift_cleared` event); a run that says nothing leaves it as it is (domain/api-drift.ts). The unique row
  * per operation makes "found" and "cleared" once each, whichever runner reports.

@@ -21,8 +21,8 @@ import { followCatalogueChanges } from './catalogue-cache.js';
 import { decoyPasswordHash, randomToken, sha256, verifyPassword } from './secrets.js';
 
 /**
- * DESIGN.md 4a: failed logins are limited per account (its workspace and login, from any address), so many
- * addresses cannot hammer one user, and per address across accounts with a higher bar, so one address cannot
+ * docs/decisions.md#api-conventions: failed logins are limited per account (its workspace and login, from any address),
+ * so many addresses cannot hammer one user, and per address across accounts with a higher bar, so one address cannot
  * lock a whole workspace out. Either answers 429 with Retry-After until its oldest failure leaves the window.
  */
 export const LOGIN_FAILURE_WINDOW_SECONDS = 600;
@@ -273,8 +273,9 @@ function sameSecret(secret: string, secretHash: string): boolean {
 }
 
 /**
- * OAuth 2.0 client credentials (DESIGN.md 4): a short-lived JWT whose sub is `client:{workspace}:{handle}`, limited
- * to the client's scopes, or to those of them `scope` asks for. Unknown client or wrong secret: 401.
+ * OAuth 2.0 client credentials (docs/decisions.md#api-conventions): a short-lived JWT whose sub is
+ * `client:{workspace}:{handle}`, limited to the client's scopes, or to those of them `scope` asks for. Unknown client
+ * or wrong secret: 401.
  */
 export async function issueClientToken(
   ctx: ServerContext,

@@ -1,6 +1,6 @@
 /**
- * Per-seat billing through Stripe (spec/platform.md billing; DESIGN.md 11): the account, the spec's subscription
- * actions (owners and admins), Stripe's webhooks (subscription state, suspension) and the seat limit that
+ * Per-seat billing through Stripe (spec/platform.md billing; docs/decisions.md#integrations): the account, the spec's
+ * subscription actions (owners and admins), Stripe's webhooks (subscription state, suspension) and the seat limit that
  * invites and joins must fit. With billing off the account says so and nothing is limited.
  */
 import type {
@@ -166,8 +166,8 @@ function subscriptionColumns(subscription: Stripe.Subscription, productName: str
 }
 
 /**
- * Stores the subscription as Stripe reports it and applies DESIGN.md 11's suspension rule to the workspace:
- * suspended when unpaid (or cancelled after a failed payment), active again once paid. An inactive workspace
+ * Stores the subscription as Stripe reports it and applies the suspension rule (docs/decisions.md#integrations) to the
+ * workspace: suspended when unpaid (or cancelled after a failed payment), active again once paid. An inactive workspace
  * (switched off by the operator) stays as it is.
  */
 export async function storeSubscription(

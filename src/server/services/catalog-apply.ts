@@ -1,7 +1,7 @@
 /**
- * Applying a catalogue plan (DESIGN.md 15): the writes of {@link planCatalog}'s answer, in one transaction. Bulk
- * where an import is bulk (10,000 services are inserted in runs of 500, their "created" events with them); one
- * event per changed entity otherwise, so watchers hear of a change made in a file as of one made by hand.
+ * Applying a catalogue plan (docs/decisions.md#catalogue-as-code): the writes of {@link planCatalog}'s answer, in one
+ * transaction. Bulk where an import is bulk (10,000 services are inserted in runs of 500, their "created" events with
+ * them); one event per changed entity otherwise, so watchers hear of a change made in a file as of one made by hand.
  */
 import { randomUUID } from 'node:crypto';
 import {

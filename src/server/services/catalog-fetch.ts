@@ -1,8 +1,8 @@
 /**
- * Reading a URL source's descriptor files (DESIGN.md 15, issue 29): the root file the URL names, then every file
- * its Locations (and APIs' `$text` definitions) name, relative to it. Through the same SSRF guard as health checks
- * and webhooks. All or nothing: one file that cannot be read fails the whole read, so a sync never applies part of
- * a source (which would orphan what the missing files describe).
+ * Reading a URL source's descriptor files (docs/decisions.md#catalogue-as-code, issue 29): the root file the URL names,
+ * then every file its Locations (and APIs' `$text` definitions) name, relative to it. Through the same SSRF guard as
+ * health checks and webhooks. All or nothing: one file that cannot be read fails the whole read, so a sync never
+ * applies part of a source (which would orphan what the missing files describe).
  */
 import { isMap, parseAllDocuments } from 'yaml';
 import { Agent, fetch, type Dispatcher } from 'undici';

@@ -1,6 +1,6 @@
 /**
- * "Managed in {source}" (DESIGN.md 15): a service or team an authoritative source manages says so on every read,
- * and a change of what its files decide is refused (409) with where to make it instead.
+ * "Managed in {source}" (docs/decisions.md#catalogue-as-code): a service or team an authoritative source manages says
+ * so on every read, and a change of what its files decide is refused (409) with where to make it instead.
  */
 import type { ManagedBy } from '../../contract/catalog.js';
 import type { AnnotatedSetting } from '../../domain/catalog-plan.js';

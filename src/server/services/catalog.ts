@@ -1,6 +1,6 @@
 /**
- * The catalogue as code (DESIGN.md 15, issue 29): plans of descriptor files, applying exactly a plan, sources
- * that stay in sync, and what they manage. Workspace admins and owners, or API clients with
+ * The catalogue as code (docs/decisions.md#catalogue-as-code, issue 29): plans of descriptor files, applying exactly a
+ * plan, sources that stay in sync, and what they manage. Workspace admins and owners, or API clients with
  * `beacon.catalog.manage` (the route checks a client's scope).
  */
 import { createHash, randomUUID } from 'node:crypto';

@@ -108,7 +108,7 @@ export async function getService(ctx: ServerContext, caller: Caller, idOrHandle:
   return service!;
 }
 
-/** DESIGN.md 4a: a new service is good, visible to the workspace, in development. */
+/** docs/decisions.md#api-conventions: a new service is good, visible to the workspace, in development. */
 export async function createService(
   ctx: ServerContext,
   caller: Caller,
@@ -174,7 +174,7 @@ async function applyPatch(
   const { db } = ctx.database;
   const workspaceId = caller.workspace.id;
   if (Object.keys(patch).length > 0) {
-    // DESIGN.md 5 and 9: the change, its health transition and its events in one transaction.
+    // docs/decisions.md#health-maths and #feeds: the change, its health transition and its events in one transaction.
     const { health, ...rest } = patch;
     const now = ctx.now();
     await db.transaction().execute(async (trx) => {
@@ -199,7 +199,7 @@ async function applyPatch(
   return service!;
 }
 
-/** What a catalogue source's files decide for a service it manages (DESIGN.md 15). */
+/** What a catalogue source's files decide for a service it manages (docs/decisions.md#catalogue-as-code). */
 const MANAGED_FIELDS = 'change its name, description and links';
 
 async function patchService(

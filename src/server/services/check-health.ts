@@ -1,6 +1,6 @@
 /**
- * How a service's health moves (DESIGN.md 5): manual changes, notices and checks all write it through
- * setServiceHealth, which logs the transition and emits an event in the caller's transaction.
+ * How a service's health moves (docs/decisions.md#health-maths): manual changes, notices and checks all write it
+ * through setServiceHealth, which logs the transition and emits an event in the caller's transaction.
  * recomputeServiceHealth derives it from the persisted signals: the importance of every failing check and the
  * health held by every open notice; with none, the service is good. updateCheckFailing is the one way a
  * runner (shared or team) moves a check's failing state.
@@ -27,7 +27,10 @@ export interface HealthChange {
   source: HealthTransitionsTable['source'];
   /** Who caused it: the user behind a manual or notice change, the runner of a check. */
   agent: Agent;
-  /** False when the caller records an event of its own that carries the change (a notice: DESIGN.md 4a). */
+  /**
+   * False when the caller records an event of its own that carries the change (a notice:
+   * docs/decisions.md#api-conventions).
+   */
   announce?: boolean;
 }
 
@@ -76,9 +79,9 @@ export async function recomputeServiceHealth(
 }
 
 /**
- * Persists whether a check is failing (and the severity it fails with: DESIGN.md 12) and, when that changed, lets
- * its service take the health its signals now call for, in one transaction. A change of failing writes the
- * event; a change of severity alone only moves the health. True when the check's failing state changed.
+ * Persists whether a check is failing (and the severity it fails with: docs/decisions.md#checks) and, when that
+ * changed, lets its service take the health its signals now call for, in one transaction. A change of failing writes
+ * the event; a change of severity alone only moves the health. True when the check's failing state changed.
  */
 export async function updateCheckFailing(
   db: Db,

@@ -1,6 +1,6 @@
 /**
- * A health check's settings per kind (DESIGN.md 12): the columns an input becomes, checked per kind (a field
- * the kind has no use for is refused, not silently kept), the API's view of a row, and what a runner needs to
+ * A health check's settings per kind (docs/decisions.md#checks): the columns an input becomes, checked per kind (a
+ * field the kind has no use for is refused, not silently kept), the API's view of a row, and what a runner needs to
  * run it. One place, used by the checks API, the "Test" action, the shared runner and the team runners' sync.
  */
 import { Cron } from 'croner';
@@ -134,7 +134,7 @@ export function newPingToken(ctx: ServerContext): { ping_token_hash: string; pin
   return { ping_token_hash: sha256(token), ping_token_sealed: ctx.secretBox.seal(token) };
 }
 
-/** The check's assertions: its own, else its kind's defaults (DESIGN.md 12). */
+/** The check's assertions: its own, else its kind's defaults (docs/decisions.md#checks). */
 export function checkAssertions(row: Pick<HealthCheckRow, 'kind' | 'assertions'>): Assertion[] {
   return row.assertions ? (JSON.parse(row.assertions) as Assertion[]) : defaultAssertions(row.kind);
 }

@@ -366,7 +366,7 @@ const DEMO_DEPENDENCIES: Array<[string, string]> = [
   ['message-bus', 'identity'],
 ];
 
-/** The demo's services that depend on the cloud's public services (DESIGN.md 8). */
+/** The demo's services that depend on the cloud's public services (docs/decisions.md#graph). */
 const DEMO_REMOTE_DEPENDENCIES: Array<[string, string]> = [
   ['message-bus', 'object-storage'],
   ['ledger', 'object-storage'],

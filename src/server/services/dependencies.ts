@@ -70,7 +70,7 @@ export async function listDependencySide(ctx: ServerContext, caller: Caller, ser
 }
 
 /**
- * DESIGN.md 8: editors of the service add a dependency on a service they can see (else 404, as if missing);
+ * docs/decisions.md#graph: editors of the service add a dependency on a service they can see (else 404, as if missing);
  * not on itself (400), not twice (409). Cycles are allowed.
  */
 export async function addDependency(
@@ -118,7 +118,9 @@ export async function listRemotes(ctx: ServerContext, caller: Caller): Promise<s
   return listRemoteDomains(ctx.database.db, caller.workspace.id);
 }
 
-/** DESIGN.md 8: a one-way link by domain; unknown 404, this workspace 400, twice 409. Answers the new list. */
+/**
+ * docs/decisions.md#graph: a one-way link by domain; unknown 404, this workspace 400, twice 409. Answers the new list.
+ */
 export async function linkRemote(ctx: ServerContext, caller: Caller, domain: string): Promise<string[]> {
   requireWorkspaceAdmin(caller);
   const { db } = ctx.database;
@@ -218,8 +220,8 @@ export async function removeRemoteDependency(
 // ---- the graph ----
 
 /**
- * DESIGN.md 8: the graph from `service`, as JSON bytes ready to send, from the process's graph cache when no
- * process changed the workspace's graph (or a linked workspace's) since it was computed for the viewer's class.
+ * docs/decisions.md#graph: the graph from `service`, as JSON bytes ready to send, from the process's graph cache when
+ * no process changed the workspace's graph (or a linked workspace's) since it was computed for the viewer's class.
  * Per request, on a hit: the caller and viewer (both cached) and a read of the versions and the user's teams,
  * shared with the requests that wait for the same read (FreshReads: never one that started before the request).
  */

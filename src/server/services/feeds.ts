@@ -1,5 +1,5 @@
 /**
- * Feeds and notifications (DESIGN.md section 9): what the events of a user's watched services and teams say,
+ * Feeds and notifications (docs/decisions.md#feeds): what the events of a user's watched services and teams say,
  * what a user did, what happened to a team, and each user's notifications. Every read applies the viewer's
  * service visibility; the personal ones are for the user themself only.
  */

@@ -1,8 +1,8 @@
 /**
- * The service graph's answers, kept per process (DESIGN.md 8). A graph is costly to walk (tens of milliseconds for
- * a hub) and large (hundreds of kilobytes), yet it changes only when a service, a dependency or a link does: every
- * such write bumps the workspace's graph version in its own transaction (migration 012), and every request reads
- * the versions first (one indexed read), so an answer is kept exactly as long as no process changed its graph.
+ * The service graph's answers, kept per process (docs/decisions.md#graph). A graph is costly to walk (tens of
+ * milliseconds for a hub) and large (hundreds of kilobytes), yet it changes only when a service, a dependency or a link
+ * does: every such write bumps the workspace's graph version in its own transaction (migration 012), and every request
+ * reads the versions first (one indexed read), so an answer is kept exactly as long as no process changed its graph.
  *
  * An answer is keyed by the versions of the workspace and of the workspaces it links to, by the root and depth
  * asked for, and by the viewer's visibility class: the owner-only services' teams the viewer may see (all of

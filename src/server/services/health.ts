@@ -70,9 +70,9 @@ function parseRange(query: { from?: string; to?: string }, defaults: { from: (to
 }
 
 /**
- * DESIGN.md 4a and 5: seconds per non-good state for each UTC day from `from` to `to` (default: the later of
- * the service's creation and 89 days before today's midnight, to now), oldest first, today included. A range
- * over 90 days answers its last 90. No transition means good since the service was created.
+ * docs/decisions.md#api-conventions and #health-maths: seconds per non-good state for each UTC day from `from` to `to`
+ * (default: the later of the service's creation and 89 days before today's midnight, to now), oldest first, today
+ * included. A range over 90 days answers its last 90. No transition means good since the service was created.
  */
 export async function serviceHealthDaily(
   ctx: ServerContext,
@@ -310,7 +310,7 @@ async function specLinkOf(ctx: ServerContext, row: HealthCheckRow) {
 }
 
 /**
- * "Test" (DESIGN.md 12): runs the check as the form holds it, once, through the shared runner's guard, and
+ * "Test" (docs/decisions.md#checks): runs the check as the form holds it, once, through the shared runner's guard, and
  * answers the result with every assertion's actual value. Nothing is saved. Editors of the service.
  */
 export async function testHealthCheck(
@@ -379,7 +379,7 @@ function storedRun(result: StoredResult): CheckRun {
   };
 }
 
-/** A run as the API answers it (DESIGN.md 12: the spec's fields and why). */
+/** A run as the API answers it (docs/decisions.md#checks: the spec's fields and why). */
 function resultOf(run: CheckRun): HealthCheckResult {
   const { start, latency_ms, ...rest } = run;
   return { ...rest, start: new Date(start).toISOString(), latency_ms: latency_ms ?? run.time };
@@ -390,8 +390,8 @@ const AGGREGATE_POINTS_LIMIT = 2000;
 const AGGREGATES_DEFAULT_MS = 7 * MS_PER_DAY;
 
 /**
- * DESIGN.md 4a: a check's results per minute, hour or day (a day is its hours merged), oldest first, from the
- * aggregates written with the results: they outlive the raw results. Viewers of the check's service.
+ * docs/api.md#health-check-reports: a check's results per minute, hour or day (a day is its hours merged), oldest
+ * first, from the aggregates written with the results: they outlive the raw results. Viewers of the check's service.
  */
 export async function healthCheckAggregates(
   ctx: ServerContext,

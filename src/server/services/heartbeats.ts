@@ -1,6 +1,6 @@
 /**
- * Heartbeat checks (DESIGN.md 12): a job pings the check's secret URL; the shared runner looks at the last ping
- * on the check's schedule and records a failure while the job is late. A ping is a result of its own (a `fail`
+ * Heartbeat checks (docs/decisions.md#checks): a job pings the check's secret URL; the shared runner looks at the last
+ * ping on the check's schedule and records a failure while the job is late. A ping is a result of its own (a `fail`
  * ping, or a non-zero exit code, a failed one), and the check's failing state follows its stored results as a
  * team runner's does (check-health.ts), whichever process took the ping.
  */

@@ -1,6 +1,6 @@
 /**
- * Replayable writes (DESIGN.md 4, the IETF Idempotency-Key header draft): the first answer of a write per caller
- * and key is kept in the database for 24 hours, whichever process answered it, and a replay of the same request
+ * Replayable writes (docs/api.md#conventions, the IETF Idempotency-Key header draft): the first answer of a write per
+ * caller and key is kept in the database for 24 hours, whichever process answered it, and a replay of the same request
  * gets that answer again without running the write; the same key with another request is 422, and a replay while
  * the first is still running is 409. Answers our side failed to give (5xx, the database away) are not kept, so
  * the retry runs the write.

@@ -1,7 +1,7 @@
 /**
- * The live side of notifications (DESIGN.md 9): open event streams, by user, and what reaches them. A committed
- * event with recipients is announced (db/repositories/events.ts): on PostgreSQL by NOTIFY, which every process
- * hears on a connection of its own that LISTENs, so a stream on any process sees events written by all of them;
+ * The live side of notifications (docs/decisions.md#feeds): open event streams, by user, and what reaches them. A
+ * committed event with recipients is announced (db/repositories/events.ts): on PostgreSQL by NOTIFY, which every
+ * process hears on a connection of its own that LISTENs, so a stream on any process sees events written by all of them;
  * on SQLite in this process. Announcements are gathered and read in batches: one query for the notifications
  * of the events announced meanwhile, then each recipient with an open stream gets them and its unread count.
  */

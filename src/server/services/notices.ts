@@ -1,8 +1,8 @@
 /**
- * Notices (spec/catalogue.md 2.1, 4, 5 and 7; DESIGN.md 4a and 5): incidents and maintenance of a service.
- * Viewers of the service read them; editors (canEditService) create and update them. A notice may carry the
- * service's health: it is applied in the notice's transaction with one event, and an open notice holds that
- * health (services/check-health.ts) until it is resolved or completed.
+ * Notices (spec/catalogue.md 2.1, 4, 5 and 7; docs/decisions.md#api-conventions and #health-maths): incidents and
+ * maintenance of a service. Viewers of the service read them; editors (canEditService) create and update them. A notice
+ * may carry the service's health: it is applied in the notice's transaction with one event, and an open notice holds
+ * that health (services/check-health.ts) until it is resolved or completed.
  */
 import { randomUUID } from 'node:crypto';
 import type { Notice, NoticeCreate, NoticeUpdate } from '../../contract/notices.js';
@@ -135,7 +135,7 @@ async function applyNoticeHealth(
 ): Promise<void> {
   const workspaceId = caller.workspace.id;
   if (health !== undefined) {
-    // The notice's event carries the change: one event (DESIGN.md 4a).
+    // The notice's event carries the change: one event (docs/decisions.md#api-conventions).
     await setServiceHealth(trx, {
       workspaceId,
       serviceId,

@@ -1,5 +1,5 @@
 /**
- * Page export (DESIGN.md 10): a zip streamed as it is built (fflate), with each published page at
+ * Page export (docs/decisions.md#pages): a zip streamed as it is built (fflate), with each published page at
  * `{service}/{section}/{handle}.md` (`.yml` for specs), each draft at `{service}/{section}/drafts/{handle}.md`,
  * and `manifest.json` listing them.
  */

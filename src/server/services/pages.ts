@@ -1,6 +1,6 @@
 /**
- * Pages and drafts (DESIGN.md 10): one service behind both doors of the API (the generic `draft-pages` routes
- * and each section's own). Readers of a service read its published pages; drafts and writes are for its
+ * Pages and drafts (docs/decisions.md#pages): one service behind both doors of the API (the generic `draft-pages`
+ * routes and each section's own). Readers of a service read its published pages; drafts and writes are for its
  * editors. A save carries the lock it read: a stale one is 412 with the draft as it is now.
  */
 import { randomUUID } from 'node:crypto';
@@ -296,7 +296,7 @@ export async function recordPagePublished(
     data: { page: page.id, type: PAGE_SECTION_ITEM[page.section], title: page.title },
     created_at: at,
   });
-  // Checks made from an earlier version follow this one (DESIGN.md 16).
+  // Checks made from an earlier version follow this one (docs/decisions.md#spec-checks).
   if (page.section === 'open-api-specs') await relinkSpecChecks(trx, workspaceId, page.id, at);
 }
 

@@ -8,10 +8,10 @@ import { judgesSpec, recordDrift } from './api-drift.js';
 import { updateFailingFromResults } from './check-health.js';
 
 /**
- * Results a team runner sends (DESIGN.md 5): written for the runner's own checks only (others are dropped and
- * named in the answer), then each check's failing state is derived again from its latest results, which the
- * database holds whatever order batches arrive in: a check fails once more than allowed_failures runs in a row
- * failed. A check that starts or stops failing moves its service's health (check-health.ts).
+ * Results a team runner sends (docs/api.md#api-clients-and-team-runners): written for the runner's own checks only
+ * (others are dropped and named in the answer), then each check's failing state is derived again from its latest
+ * results, which the database holds whatever order batches arrive in: a check fails once more than allowed_failures
+ * runs in a row failed. A check that starts or stops failing moves its service's health (check-health.ts).
  */
 export async function recordRunnerResults(
   ctx: ServerContext,
@@ -57,7 +57,7 @@ export async function recordRunnerResults(
   return { accepted: rows.length, dropped: [...dropped] };
 }
 
-/** A runner's result as a run: an agent older than DESIGN.md 12 sends its error as text. */
+/** A runner's result as a run: an agent older than check kinds (issue 26) sends its error as text. */
 function checkRunOf(result: RunnerResultInput): CheckRun {
   const { error, ...rest } = result;
   return {

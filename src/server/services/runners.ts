@@ -30,9 +30,9 @@ import { findTeamOr404 } from './teams.js';
 import { viewerOf } from './viewer.js';
 
 /**
- * Team runners (spec/catalogue.md sections 2.3, 3 and 7; DESIGN.md 5): `beacon runner` agents that probe the
- * health checks naming them, inside their team's network. Every member may list a team's runners (the health
- * check dialog offers them); team admins manage them, and so does an API client of the team with
+ * Team runners (spec/catalogue.md sections 2.3, 3 and 7; docs/api.md#api-clients-and-team-runners): `beacon runner`
+ * agents that probe the health checks naming them, inside their team's network. Every member may list a team's runners
+ * (the health check dialog offers them); team admins manage them, and so does an API client of the team with
  * beacon.runner.manage. Only the team's own clients (or its admins) may drive a runner: sync it, send results.
  */
 const RUNNER_NOT_FOUND = 'The runner was not found';

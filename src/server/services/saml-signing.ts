@@ -1,7 +1,7 @@
 /**
- * The SAML service provider's signing key and certificate (DESIGN.md 11): AuthnRequests, LogoutRequests and
- * LogoutResponses are signed with the key, and the SP metadata and the admin's provider page publish the
- * certificate for the identity provider. Like the sealing key (secret-box.ts) they come from the configuration
+ * The SAML service provider's signing key and certificate (docs/decisions.md#integrations): AuthnRequests,
+ * LogoutRequests and LogoutResponses are signed with the key, and the SP metadata and the admin's provider page publish
+ * the certificate for the identity provider. Like the sealing key (secret-box.ts) they come from the configuration
  * (BEACON_SAML_SP_KEY and BEACON_SAML_SP_CERT: PEM, or paths of PEM files), else from a file made once in the
  * data directory (`saml-sp.pem`: an RSA key and a self-signed certificate, readable by its owner only) and kept,
  * so the identity providers set up with it keep trusting it across restarts. Never in the database.

@@ -1,9 +1,9 @@
 /**
- * Scorecards (DESIGN.md 14, issue 28): admins and owners define them; every member reads the results of the
- * services they can see. Results are computed from the services' facts (scorecard-facts.ts) by the domain's
- * evaluators, stored with every change kept as history, and recomputed when a definition or an exemption changes,
- * when a service's own scorecards are read, within a second of a change of a fact they read (the refresh), and by
- * the sweep (jobs/scorecard-sweep.ts).
+ * Scorecards (docs/decisions.md#slos-and-scorecards, issue 28): admins and owners define them; every member reads the
+ * results of the services they can see. Results are computed from the services' facts (scorecard-facts.ts) by the
+ * domain's evaluators, stored with every change kept as history, and recomputed when a definition or an exemption
+ * changes, when a service's own scorecards are read, within a second of a change of a fact they read (the refresh), and
+ * by the sweep (jobs/scorecard-sweep.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type {

@@ -1,7 +1,7 @@
 /**
- * Secrets received from vendors (Slack tokens) are stored sealed with AES-256-GCM (DESIGN.md 11). The key comes
- * from BEACON_ENCRYPTION_KEY (32 bytes, base64 or hex), else from a file generated once in the data directory:
- * never from the database, so a copy of the database alone does not give the tokens away.
+ * Secrets received from vendors (Slack tokens) are stored sealed with AES-256-GCM (docs/decisions.md#integrations). The
+ * key comes from BEACON_ENCRYPTION_KEY (32 bytes, base64 or hex), else from a file generated once in the data
+ * directory: never from the database, so a copy of the database alone does not give the tokens away.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * Slack (DESIGN.md 11): linking Slack workspaces (admins and owners), a person's Slack identity (chat connect)
- * and the channel each service posts its events to (editors). Off, and saying so, without the Slack variables.
+ * Slack (docs/decisions.md#integrations): linking Slack workspaces (admins and owners), a person's Slack identity (chat
+ * connect) and the channel each service posts its events to (editors). Off, and saying so, without the Slack variables.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServiceChannel, SlackSettings, SlackWorkspace } from '../../contract/slack.js';

@@ -1,6 +1,6 @@
 /**
- * SLOs per service (DESIGN.md 14, issue 28): editors set a target over a rolling window; every reader of the
- * service reads its status, measured from the health transition log as daily health is (domain/slo.ts).
+ * SLOs per service (docs/decisions.md#slos-and-scorecards, issue 28): editors set a target over a rolling window; every
+ * reader of the service reads its status, measured from the health transition log as daily health is (domain/slo.ts).
  */
 import type { SloAnswer, SloStatusAnswer } from '../../contract/slo.js';
 import { MS_PER_DAY } from '../../domain/health.js';

@@ -1,6 +1,6 @@
 /**
- * Checks made from a published OpenAPI spec (DESIGN.md 16, issue 30): the operations proposed as checks, the
- * link a check keeps to its spec page and operation, and what a newly published version does to those links
+ * Checks made from a published OpenAPI spec (docs/decisions.md#spec-checks, issue 30): the operations proposed as
+ * checks, the link a check keeps to its spec page and operation, and what a newly published version does to those links
  * (each re-linked to the same operation, by operationId or else by method and path, or flagged when it is gone).
  */
 import type { SpecGone, SpecLink, SpecLinkInput } from '../../contract/health.js';

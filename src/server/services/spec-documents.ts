@@ -1,7 +1,7 @@
 /**
- * Published OpenAPI specs as the checks read them (DESIGN.md 16): each published version is parsed once, and its
- * response schemas compiled once (runner/response-schemas.ts compiles each lazily), keyed by the page and its
- * published_at, so a new version is a new entry and an old one falls out of the bounded cache.
+ * Published OpenAPI specs as the checks read them (docs/decisions.md#spec-checks): each published version is parsed
+ * once, and its response schemas compiled once (runner/response-schemas.ts compiles each lazily), keyed by the page and
+ * its published_at, so a new version is a new entry and an old one falls out of the bounded cache.
  */
 import { parse } from 'yaml';
 import { specOperations, type SpecOperationRef } from '../../domain/openapi-probes.js';

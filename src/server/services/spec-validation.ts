@@ -1,6 +1,6 @@
 /**
- * OpenAPI spec pages are published only when valid (DESIGN.md 10, integrations.md 4): the text parses as YAML or
- * JSON (`yaml`), and the document is a valid OpenAPI 3.x or Swagger 2.0 definition (`@readme/openapi-parser`).
+ * OpenAPI spec pages are published only when valid (docs/decisions.md#pages, integrations.md 4): the text parses as
+ * YAML or JSON (`yaml`), and the document is a valid OpenAPI 3.x or Swagger 2.0 definition (`@readme/openapi-parser`).
  * Drafts may be anything: a draft is work in progress.
  */
 import { validate } from '@readme/openapi-parser';

@@ -1,7 +1,7 @@
 /**
- * SAML single sign-on (DESIGN.md 11) with @node-saml/node-saml as the service provider: the admin's providers,
- * and login, ACS and single logout. A response must answer a request this workspace sent (InResponseTo, kept in
- * the database so any process can check it, and used once: a replay is refused), be signed by the provider's
+ * SAML single sign-on (docs/decisions.md#integrations) with @node-saml/node-saml as the service provider: the admin's
+ * providers, and login, ACS and single logout. A response must answer a request this workspace sent (InResponseTo, kept
+ * in the database so any process can check it, and used once: a replay is refused), be signed by the provider's
  * certificate, for our audience and ACS, within its time window. An unknown email joins as a member.
  */
 import { randomUUID, X509Certificate } from 'node:crypto';

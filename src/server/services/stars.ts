@@ -46,8 +46,8 @@ export async function unstarService(ctx: ServerContext, caller: Caller, username
 }
 
 /**
- * DESIGN.md 5, watched services: those of the user's teams and those they starred, as far as the viewer may
- * see them. Mutes are private, so `muted` is reported to the user themself only.
+ * Watched services (docs/decisions.md#open-decisions): those of the user's teams and those they starred, as far as the
+ * viewer may see them. Mutes are private, so `muted` is reported to the user themself only.
  */
 export async function listWatched(ctx: ServerContext, caller: Caller, username: string): Promise<WatchedService[]> {
   const target = await findUserOr404(ctx, caller.workspace.id, username);

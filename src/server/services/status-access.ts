@@ -1,6 +1,6 @@
 /**
- * Who may read a status page (DESIGN.md 13, issue 27): anyone, a browser holding the cookie its password
- * unlocked, or a session of the workspace.
+ * Who may read a status page (docs/decisions.md#status-pages, issue 27): anyone, a browser holding the cookie its
+ * password unlocked, or a session of the workspace.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';

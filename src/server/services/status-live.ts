@@ -1,6 +1,6 @@
 /**
- * Status pages updated while open (DESIGN.md 13, issue 27): a visitor's page holds an event stream, and is told
- * when anything the page shows changed, so it fetches itself again. What changed is read from the status
+ * Status pages updated while open (docs/decisions.md#status-pages, issue 27): a visitor's page holds an event stream,
+ * and is told when anything the page shows changed, so it fetches itself again. What changed is read from the status
  * versions (migration 025), which every process's writes bump: one indexed read per second per workspace that
  * has open pages in this process, whatever the number of visitors, and a change shows within about a second.
  * Each stream holds a connection: a process holds at most STREAMS_PER_ADDRESS per address and

@@ -1,6 +1,6 @@
 /**
- * Status pages as workspace admins and owners manage them (DESIGN.md 13, issue 27): settings, who may read the
- * page, and its components (the services shown, in named groups). What visitors read is status-view.ts.
+ * Status pages as workspace admins and owners manage them (docs/decisions.md#status-pages, issue 27): settings, who may
+ * read the page, and its components (the services shown, in named groups). What visitors read is status-view.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { StatusPage, StatusPageCreate, StatusPageUpdate } from '../../contract/status-pages.js';

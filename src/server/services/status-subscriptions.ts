@@ -1,9 +1,9 @@
 /**
- * Status page subscriptions (DESIGN.md 13, issues 27 and 48): visitors subscribe with no account, by email (double
- * opt-in: nothing is sent but the confirmation until its page's button is pressed) or by webhook (signed; told at
- * once), to the whole page or to some components, and optionally to what those depend on ("tell me when anything
- * checkout needs breaks", walked as the page walks upstream). A notice event's transaction queues one row of news
- * (queueNews); jobs/status-news.ts then tells it (tellNews) after the write committed, in batches, to the
+ * Status page subscriptions (docs/decisions.md#status-pages, issues 27 and 48): visitors subscribe with no account, by
+ * email (double opt-in: nothing is sent but the confirmation until its page's button is pressed) or by webhook (signed;
+ * told at once), to the whole page or to some components, and optionally to what those depend on ("tell me when
+ * anything checkout needs breaks", walked as the page walks upstream). A notice event's transaction queues one row of
+ * news (queueNews); jobs/status-news.ts then tells it (tellNews) after the write committed, in batches, to the
  * subscriptions that follow it on the page as it is then (public, showing the service or its dependents). Each is
  * told once: a row in status_notified is claimed with its mail or webhook, so a retried fan-out or two processes
  * never tell it twice. Every mail carries its one-click unsubscribe link; links are tokens signed with the

@@ -1,7 +1,7 @@
 /**
- * What visitors and tools read of a status page (DESIGN.md 13, issue 27): which page a request names (by the
- * workspace's host, or by a custom domain; who may read it is status-access.ts), and the page itself, made once per
- * change of anything it shows (the status versions of the workspace and of the workspaces it links to, migration
+ * What visitors and tools read of a status page (docs/decisions.md#status-pages, issue 27): which page a request names
+ * (by the workspace's host, or by a custom domain; who may read it is status-access.ts), and the page itself, made once
+ * per change of anything it shows (the status versions of the workspace and of the workspaces it links to, migration
  * 025) with the documents made of it, never kept by a timer.
  */
 import type { FastifyRequest } from 'fastify';

@@ -1,6 +1,6 @@
 /**
- * Stripe's webhooks (DESIGN.md 11): the signature checked against the raw bytes, each event applied once, the
- * subscription's state stored and the suspension rule applied to the workspace (services/billing.ts).
+ * Stripe's webhooks (docs/decisions.md#integrations): the signature checked against the raw bytes, each event applied
+ * once, the subscription's state stored and the suspension rule applied to the workspace (services/billing.ts).
  */
 import { toSubscriptionStatus, type SubscriptionStatus } from '../../domain/billing.js';
 import { isoNow, type ServerContext } from '../context.js';

@@ -1,7 +1,7 @@
 /**
- * Each user's watched profiles (DESIGN.md 9), kept per process for as long as the workspace's feed version is the
- * one read before them (migration 020): every star, mute, membership, team or service change that could alter them
- * moves it, whichever process writes, so a kept list is never older than the version says. Kept per user and
+ * Each user's watched profiles (docs/decisions.md#feeds), kept per process for as long as the workspace's feed version
+ * is the one read before them (migration 020): every star, mute, membership, team or service change that could alter
+ * them moves it, whichever process writes, so a kept list is never older than the version says. Kept per user and
  * visibility scope; one version read (an indexed point read) stands in for two joins on every feed page.
  */
 import type { ServerContext } from '../context.js';

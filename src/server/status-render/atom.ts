@@ -1,7 +1,7 @@
 /**
- * A status page's Atom 1.0 feed (RFC 4287; DESIGN.md 13: `/status/{page}/feed.atom` and the per-component
- * `/status/{page}/components/{service}/feed.atom`): one entry per notice, the most recently updated first, whose
- * content is its whole update timeline (and post-mortem) as escaped HTML.
+ * A status page's Atom 1.0 feed (RFC 4287; docs/decisions.md#status-pages: `/status/{page}/feed.atom` and the
+ * per-component `/status/{page}/components/{service}/feed.atom`): one entry per notice, the most recently updated
+ * first, whose content is its whole update timeline (and post-mortem) as escaped HTML.
  */
 import type { StatusNotice } from '../../contract/status-pages.js';
 import { escapeHtml, escapeXml as x } from './escape.js';

@@ -1,7 +1,7 @@
 /**
- * A component's badges (DESIGN.md 13: `/status/{page}/badges/{service}.svg?kind=status|uptime` and Shields.io's
- * endpoint JSON at `/api/status/{page}/shields/{service}.json`): shields' "flat" style drawn here, so a README
- * shows the badge without a round trip through shields.io.
+ * A component's badges (docs/decisions.md#status-pages: `/status/{page}/badges/{service}.svg?kind=status|uptime` and
+ * Shields.io's endpoint JSON at `/api/status/{page}/shields/{service}.json`): shields' "flat" style drawn here, so a
+ * README shows the badge without a round trip through shields.io.
  */
 import type { z } from 'zod';
 import type { shieldsEndpoint } from '../../contract/status-pages.js';

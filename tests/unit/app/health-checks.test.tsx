@@ -417,7 +417,7 @@ describe('health checks screen', () => {
   });
 });
 
-describe('check kinds, assertions and Test (DESIGN.md 12)', () => {
+describe('check kinds, assertions and Test (docs/decisions.md#checks)', () => {
   const mail = makeCheck('hc3', { name: 'Mail TLS', kind: 'tls', endpoint: 'mail.test:465', starttls: 'smtp' });
   const nightly = makeCheck('hc4', {
     name: 'Nightly',

@@ -163,7 +163,7 @@ function published(draft: DraftPage): PublishedPage {
   };
 }
 
-/** What the API answers to publishing a spec that is not an OpenAPI document (DESIGN.md 10). */
+/** What the API answers to publishing a spec that is not an OpenAPI document (docs/decisions.md#pages). */
 const SPEC_REFUSAL = {
   message: "The content is not a valid OpenAPI document: REQUIRED must have required property 'info'",
   errors: {

@@ -29,7 +29,7 @@ const errorOf = (line: string): string => {
   return result.error;
 };
 
-describe('parseAssertion: the examples of DESIGN.md 12', () => {
+describe('parseAssertion: the examples of the assertion language (docs/api.md#health-checks-kinds-and-assertions)', () => {
   it.each<[string, Assertion]>([
     ['status in 200..299', { source: 'status', op: 'in', value: ['200..299'] }],
     ['status in 200, 204, 300..399', { source: 'status', op: 'in', value: [200, 204, '300..399'] }],

@@ -20,7 +20,7 @@ import {
   toSubscriptionStatus,
 } from '../../../src/domain/billing.js';
 
-/** Spec/platform.md billing, sections 5 and 9; DESIGN.md 11. */
+/** Spec/platform.md billing, sections 5 and 9; docs/decisions.md#integrations. */
 describe('seats on the payment form', () => {
   it('adds up to the team plan’s 20 seats, without limit on business, and never goes under 1', () => {
     expect(canAddSeat('team', 19)).toBe(true);

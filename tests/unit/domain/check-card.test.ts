@@ -202,7 +202,7 @@ describe('aggregates summary', () => {
   });
 });
 
-describe('results with error classes and assertions (DESIGN.md 12)', () => {
+describe('results with error classes and assertions (docs/decisions.md#checks)', () => {
   const assertion = (source: string, expected: string, actual: string | null, pass: boolean) => ({
     source,
     op: '==' as const,

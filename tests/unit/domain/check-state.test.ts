@@ -3,7 +3,7 @@ import { endpointError, isDnsName, parseHostPort } from '../../../src/domain/che
 import { afterRun, failingStateOf, type FailingState } from '../../../src/domain/health.js';
 import { heartbeatVerdict, type HeartbeatState } from '../../../src/domain/heartbeat.js';
 
-describe('a check’s failing state (DESIGN.md 5 and 12)', () => {
+describe('a check’s failing state (docs/decisions.md#health-maths and #checks)', () => {
   const run = (outcomes: boolean[], allowed: number, recoverAfter: number) =>
     outcomes.reduce<FailingState>((state, ok) => afterRun(state, ok, allowed, recoverAfter), {
       consecutiveFailures: 0,
@@ -47,7 +47,7 @@ describe('a check’s failing state (DESIGN.md 5 and 12)', () => {
   });
 });
 
-describe('targets per kind (DESIGN.md 12)', () => {
+describe('targets per kind (docs/decisions.md#checks)', () => {
   it('reads host:port with names, IPv4 and bracketed IPv6', () => {
     expect(parseHostPort('db.example.com:5432')).toEqual({ host: 'db.example.com', port: 5432 });
     expect(parseHostPort('[2001:db8::1]:443')).toEqual({ host: '2001:db8::1', port: 443 });

@@ -5,9 +5,10 @@ import { clearRdapCaches } from '../../../src/runner/observe-domain.js';
 import { startServer, type TestServer } from './test-server.js';
 
 /**
- * The shared runner's guard on every probing kind (DESIGN.md 5 and 12, issue 26 item 6), with the default policy:
- * the address spellings the HTTP guard is tested with are refused before any connection, whatever the kind.
- * (DNS checks only ever ask the operator's resolvers: observe-dns.test.ts shows such names are only questions.)
+ * The shared runner's guard on every probing kind (docs/decisions.md#address-guard and #checks, issue 26 item 6), with
+ * the default policy: the address spellings the HTTP guard is tested with are refused before any connection, whatever
+ * the kind. (DNS checks only ever ask the operator's resolvers: observe-dns.test.ts shows such names are only
+ * questions.)
  */
 const servers: TestServer[] = [];
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Service health over time (DESIGN.md 5): the log of health transitions, health checks and their results.
- * Instants the reports integrate over are epoch ms in bigint columns (node-pg reads them as strings: the
+ * Service health over time (docs/decisions.md#health-maths): the log of health transitions, health checks and their
+ * results. Instants the reports integrate over are epoch ms in bigint columns (node-pg reads them as strings: the
  * repository converts).
  */
 export function healthMigration() {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Failed logins counted per account as well as per address (DESIGN.md 4a): the account is the login (the
- * email, lowercased) within its workspace, whether or not such a user exists. Addresses are counted across
+ * Failed logins counted per account as well as per address (docs/decisions.md#api-conventions): the account is the
+ * login (the email, lowercased) within its workspace, whether or not such a user exists. Addresses are counted across
  * workspaces, and old rows are pruned by time, so each count and the pruning has its own index; the old
  * (workspace, address) index has no query left.
  */

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Team policies (DESIGN.md 5): the visibility a new service of the team starts with, and whether team members
- * (not only team admins) may create its services. Existing teams keep today's defaults.
+ * Team policies (docs/decisions.md#open-decisions): the visibility a new service of the team starts with, and whether
+ * team members (not only team admins) may create its services. Existing teams keep today's defaults.
  */
 export function teamPoliciesMigration() {
   return {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Dependencies between services, linked workspaces and remote dependencies (DESIGN.md 8). A dependency's
+ * Dependencies between services, linked workspaces and remote dependencies (docs/decisions.md#graph). A dependency's
  * dependents are read by `service_dependencies_dependency`, the walk's upstream step. A remote dependency keeps
  * the remote service by workspace domain and handle, with the name last seen: it stays listed (unavailable) when
  * its workspace is unlinked or the service is deleted or made non-public.

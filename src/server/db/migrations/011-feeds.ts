@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Feeds and notifications (DESIGN.md 9): who caused an event, by name (a user, an API client or a runner); the
- * indexes the feeds page by; and notifications, one row per recipient of an event, written with the event.
+ * Feeds and notifications (docs/decisions.md#feeds): who caused an event, by name (a user, an API client or a runner);
+ * the indexes the feeds page by; and notifications, one row per recipient of an event, written with the event.
  */
 export function feedsMigration() {
   return {

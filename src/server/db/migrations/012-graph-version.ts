@@ -3,7 +3,7 @@ import type { Engine } from '../connect.js';
 import { createVersionTriggers, type VersionedTable } from './version-triggers.js';
 
 /**
- * A version of each workspace's service graph (DESIGN.md 8), so a `beacon serve` process may keep the graph
+ * A version of each workspace's service graph (docs/decisions.md#graph), so a `beacon serve` process may keep the graph
  * answers it computed until any process changes what a graph shows. Triggers bump it in the statement (so the
  * transaction) that makes the change, whichever code path writes:
  *

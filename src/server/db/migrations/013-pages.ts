@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Pages and drafts (DESIGN.md 10): one row a page, its draft and (once published) the copy readers see, with
+ * Pages and drafts (docs/decisions.md#pages): one row a page, its draft and (once published) the copy readers see, with
  * every save kept as a revision.
  */
 export function pagesMigration() {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Slack (DESIGN.md 11): linked Slack workspaces (their bot token sealed), people's Slack identities, the
- * channel of each service, and the chat outbox that posts every event of a service with a channel.
+ * Slack (docs/decisions.md#integrations): linked Slack workspaces (their bot token sealed), people's Slack identities,
+ * the channel of each service, and the chat outbox that posts every event of a service with a channel.
  */
 export function slackMigration() {
   return {

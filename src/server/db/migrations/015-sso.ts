@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * SAML single sign-on (DESIGN.md 11): the workspace's identity providers, the requests sent to them (so a
- * response answers a request this workspace made, once, on any process), and what a session needs for single
+ * SAML single sign-on (docs/decisions.md#integrations): the workspace's identity providers, the requests sent to them
+ * (so a response answers a request this workspace made, once, on any process), and what a session needs for single
  * logout.
  */
 export function ssoMigration() {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Stripe billing (DESIGN.md 11): each workspace's Stripe customer and the subscription as Stripe last told us
- * (kept so seat limits and the overview need no call to Stripe), and the webhook events applied, so a
+ * Stripe billing (docs/decisions.md#integrations): each workspace's Stripe customer and the subscription as Stripe last
+ * told us (kept so seat limits and the overview need no call to Stripe), and the webhook events applied, so a
  * redelivered event is applied once.
  */
 export function billingMigration() {

@@ -3,7 +3,7 @@ import type { Engine } from '../connect.js';
 import { createVersionTriggers, type VersionedTable } from './version-triggers.js';
 
 /**
- * Reads of a user's feed (DESIGN.md 9, issue 14):
+ * Reads of a user's feed (docs/decisions.md#feeds, issue 14):
  *
  * - A version of what feeds follow in each workspace, so a process may keep each user's watched profiles until
  *   any process changes them: a star or a mute, a membership, a team, or a service created, deleted, renamed,

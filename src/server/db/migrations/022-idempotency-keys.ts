@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The first answer of each replayable write per caller and Idempotency-Key (DESIGN.md 4, issue 25), kept in the
- * database so a replay finds it whichever process answers, and after a restart. A row without a status is a
+ * The first answer of each replayable write per caller and Idempotency-Key (docs/api.md#conventions, issue 25), kept in
+ * the database so a replay finds it whichever process answers, and after a restart. A row without a status is a
  * request still running.
  */
 export function idempotencyKeysMigration() {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Check kinds and assertions (DESIGN.md 12, issue 26). A check gains its kind and what the kind needs (the
+ * Check kinds and assertions (docs/decisions.md#checks, issue 26). A check gains its kind and what the kind needs (the
  * request an http check sends, STARTTLS, a DNS record type; a heartbeat's grace, cron schedule, time zone and
  * secret ping token), its assertions (JSON, typed form; null: the kind's defaults), retries and recover_after,
  * the severity it fails with, and a heartbeat's last ping. A result keeps why: the error class, each

@@ -3,8 +3,8 @@ import type { Engine } from '../connect.js';
 import { createVersionTriggers, type VersionedTable } from './version-triggers.js';
 
 /**
- * Public status pages (DESIGN.md 13, issue 27): a workspace's pages, the services each shows in named groups,
- * and what notices gain for them (a maintenance window and a post-mortem).
+ * Public status pages (docs/decisions.md#status-pages, issue 27): a workspace's pages, the services each shows in named
+ * groups, and what notices gain for them (a maintenance window and a post-mortem).
  */
 /**
  * What a status page shows (its settings and components, the services' names and health, their notices and

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Status page subscriptions (DESIGN.md 13, issue 27): people by email (confirmed by a mailed link) and tools by
- * signed webhook, each for the whole page or some of its components (and what those depend on); the webhook
- * outbox that delivers with retries; and which notice events each subscription was told of, so each is told once.
+ * Status page subscriptions (docs/decisions.md#status-pages, issue 27): people by email (confirmed by a mailed link)
+ * and tools by signed webhook, each for the whole page or some of its components (and what those depend on); the
+ * webhook outbox that delivers with retries; and which notice events each subscription was told of, so each is told
+ * once.
  */
 export function statusSubscriptionsMigration() {
   return {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 
 /**
- * SLOs per service (DESIGN.md 14, issue 28): the target (in thousandths of a percent, so 99.9 is stored exactly
- * on both engines), the rolling window, and which burn-rate alerts fired at the last reading, so each is
- * announced once per crossing.
+ * SLOs per service (docs/decisions.md#slos-and-scorecards, issue 28): the target (in thousandths of a percent, so 99.9
+ * is stored exactly on both engines), the rolling window, and which burn-rate alerts fired at the last reading, so each
+ * is announced once per crossing.
  */
 export function slosMigration() {
   return {

@@ -20,8 +20,8 @@ export const SCORECARD_TABLES: readonly VersionedTable[] = [
 ];
 
 /**
- * Scorecards (DESIGN.md 14, issue 28): the definitions (levels and rules as JSON, applies-to by team id), each
- * service's current results, every change of a result (the history trends replay), and exemptions.
+ * Scorecards (docs/decisions.md#slos-and-scorecards, issue 28): the definitions (levels and rules as JSON, applies-to
+ * by team id), each service's current results, every change of a result (the history trends replay), and exemptions.
  */
 export function scorecardsMigration(engine: Engine) {
   return {

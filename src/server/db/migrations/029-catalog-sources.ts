@@ -3,9 +3,10 @@ import type { Engine } from '../connect.js';
 import { addVersionTriggers, bumpInsertsAndDeletesPerStatement } from './version-triggers.js';
 
 /**
- * The catalogue as code (DESIGN.md 15, issue 29): sources of descriptor files, which entity each source manages
- * and in what state, and plans waiting to be applied. A managed entity's mark shows on the catalogue's reads, so
- * writes to `catalog_entities` move the catalogue version (per statement: an import writes thousands of rows).
+ * The catalogue as code (docs/decisions.md#catalogue-as-code, issue 29): sources of descriptor files, which entity each
+ * source manages and in what state, and plans waiting to be applied. A managed entity's mark shows on the catalogue's
+ * reads, so writes to `catalog_entities` move the catalogue version (per statement: an import writes thousands of
+ * rows).
  */
 export function catalogSourcesMigration(engine: Engine) {
   return {

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Specs that check themselves (DESIGN.md 16, issue 30): a check made from a published OpenAPI spec names the
- * spec page and the operation (its method and path, and the published version it was linked to, by its published_at, with the spec's
- * own `info.version` to show), and is flagged when a newer version no longer has the operation. `api_drift` holds
- * each operation whose answers break the spec now: since when, when last seen, and one example.
+ * Specs that check themselves (docs/decisions.md#spec-checks, issue 30): a check made from a published OpenAPI spec
+ * names the spec page and the operation (its method and path, and the published version it was linked to, by its
+ * published_at, with the spec's own `info.version` to show), and is flagged when a newer version no longer has the
+ * operation. `api_drift` holds each operation whose answers break the spec now: since when, when last seen, and one
+ * example.
  */
 export function apiDriftMigration() {
   return {

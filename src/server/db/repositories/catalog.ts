@@ -20,7 +20,7 @@ import { chunks } from './chunks.js';
 import { listRemoteDomains } from './dependencies.js';
 import type { Db } from './workspaces.js';
 
-/** The catalogue as code (DESIGN.md 15): sources, the entities they describe, and plans. */
+/** The catalogue as code (docs/decisions.md#catalogue-as-code): sources, the entities they describe, and plans. */
 
 // ---- the catalogue as a plan sees it ----
 

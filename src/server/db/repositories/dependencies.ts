@@ -99,7 +99,7 @@ function visibleInWalk(visibleTeams: readonly string[]) {
 }
 
 /**
- * The graph walk, in the database (DESIGN.md 8): from the root along dependencies and, separately, along
+ * The graph walk, in the database (docs/decisions.md#graph): from the root along dependencies and, separately, along
  * dependents, up to `depth` steps each, through services that are not owner-only or belong to one of
  * `visibleTeams`. `UNION` keeps one row per service and distance, so cycles and diamonds end at the depth bound
  * instead of multiplying paths. The nearest `limit` services come back, ties by handle (the caller learns of

@@ -32,8 +32,8 @@ export interface NewEvent<T extends EventType = EventType> {
 }
 
 /**
- * What a committed event with recipients announces (DESIGN.md 9): on PostgreSQL a NOTIFY on this channel of the
- * current schema, sent by the database only when the transaction commits; on SQLite an in-process signal.
+ * What a committed event with recipients announces (docs/decisions.md#feeds): on PostgreSQL a NOTIFY on this channel of
+ * the current schema, sent by the database only when the transaction commits; on SQLite an in-process signal.
  */
 export const EVENTS_CHANNEL = 'beacon_events';
 
@@ -78,7 +78,8 @@ export async function recordEvent<T extends EventType>(db: Db, event: NewEvent<T
       .execute();
   }
   if (recipients.length > 0) await announce(db, `e ${id}`);
-  // DESIGN.md 11: every event of a service with a chat channel is posted there, through the chat outbox.
+  // docs/decisions.md#integrations: every event of a service with a chat channel is posted there, through the chat
+  // outbox.
   if (event.profile_type === 'service') {
     // A notice's events go to its thread (chat-outbox.ts): they carry the notice.
     const notice = (event.data as { notice?: unknown }).notice;
@@ -451,8 +452,8 @@ export async function listProfileEvents(
 const profileColumns = ['id', 'handle', 'name', 'icon_asset_id'] as const;
 
 /**
- * DESIGN.md 9: what a user's feed follows: their teams, their teams' services and the services they starred (as
- * far as `scope` may see), minus the profiles they muted for activity.
+ * docs/decisions.md#feeds: what a user's feed follows: their teams, their teams' services and the services they starred
+ * (as far as `scope` may see), minus the profiles they muted for activity.
  */
 export async function watchedProfiles(
   db: Db,

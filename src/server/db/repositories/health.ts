@@ -7,7 +7,7 @@ import { chunks } from './chunks.js';
 import type { HealthCheckResultsTable, HealthCheckRow, HealthChecksTable, HealthTransitionsTable } from '../schema.js';
 import type { Db } from './workspaces.js';
 
-/** DESIGN.md 5: one change of a service's health, written in the transaction that changed it. */
+/** docs/decisions.md#health-maths: one change of a service's health, written in the transaction that changed it. */
 export async function recordHealthTransition(
   db: Db,
   row: {
@@ -145,8 +145,8 @@ export async function listTransitionsSince(
 }
 
 /**
- * What holds a service's health down (DESIGN.md 5): the severity of each failing check that runs (neither
- * paused nor disabled) and the health each open notice sets.
+ * What holds a service's health down (docs/decisions.md#health-maths): the severity of each failing check that runs
+ * (neither paused nor disabled) and the health each open notice sets.
  */
 export async function listHealthSignals(db: Db, workspaceId: string, serviceId: string): Promise<Health[]> {
   const [checks, notices] = await Promise.all([
@@ -169,7 +169,7 @@ export async function listHealthSignals(db: Db, workspaceId: string, serviceId: 
       .execute(),
   ]);
   return [
-    // The severity it fails with (its worst failing assertion's), else its importance (DESIGN.md 12).
+    // The severity it fails with (its worst failing assertion's), else its importance (docs/decisions.md#checks).
     ...checks.map((check) => check.failing_severity ?? check.importance),
     ...notices.map((notice) => notice.health).filter((health): health is Health => health !== null),
   ];

@@ -10,7 +10,7 @@ import type { Db } from './workspaces.js';
 
 /**
  * Who reads: `userId` for the viewer's own star and team memberships; `all` for workspace admins and owners,
- * who see owner-only services too (DESIGN.md 5).
+ * who see owner-only services too (docs/decisions.md#roles-and-visibility).
  */
 export interface ServiceScope {
   userId: string;
@@ -59,8 +59,8 @@ const SERVICE_COLUMNS = [
 ] as const;
 
 /**
- * DESIGN.md 5 in SQL, the one visibility predicate for queries over `services`: owner-only services only for
- * the owning team's members, or for the team an API client acts for. Admins (`scope.all`) skip it.
+ * Visibility (docs/decisions.md#roles-and-visibility) in SQL, the one predicate for queries over `services`: owner-only
+ * services only for the owning team's members, or for the team an API client acts for. Admins (`scope.all`) skip it.
  */
 export function visibleTo(workspaceId: string, scope: ServiceScope) {
   return (eb: ExpressionBuilder<Database, 'services'>) =>
@@ -448,8 +448,8 @@ export function listStarredServices(db: Db, workspaceId: string, starrerId: stri
 }
 
 /**
- * DESIGN.md 5, watched services: those of `userId`'s teams and those `userId` starred, visible to the scope,
- * each with `userId`'s mute of it (if any). The ids come from a union of two index lookups and lead the
+ * Watched services (docs/decisions.md#open-decisions): those of `userId`'s teams and those `userId` starred, visible to
+ * the scope, each with `userId`'s mute of it (if any). The ids come from a union of two index lookups and lead the
  * (cross, for SQLite's join order as above) join to the services.
  */
 export function listWatchedServices(db: Db, workspaceId: string, userId: string, scope: ServiceScope) {

@@ -4,7 +4,7 @@ import type { Health } from '../../../domain/catalogue.js';
 import type { StatusPageComponentsTable, StatusPageRow, StatusPagesTable, NoticesTable } from '../schema.js';
 import type { Db } from './workspaces.js';
 
-/** Status pages (DESIGN.md 13): settings, components, and what a page shows, read per workspace. */
+/** Status pages (docs/decisions.md#status-pages): settings, components, and what a page shows, read per workspace. */
 
 export function listStatusPageRows(db: Db, workspaceId: string): Promise<StatusPageRow[]> {
   return db.selectFrom('status_pages').selectAll().where('workspace_id', '=', workspaceId).orderBy('title').execute();

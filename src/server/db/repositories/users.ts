@@ -19,7 +19,7 @@ export async function findUserByHandle(db: Db, workspaceId: string, handle: stri
 }
 
 /**
- * Paths that name a user by id also accept the handle (DESIGN.md section 4a). Two indexed lookups: an
+ * Paths that name a user by id also accept the handle (docs/decisions.md#api-conventions). Two indexed lookups: an
  * `id = ? or handle = ?` condition would scan the workspace's users.
  */
 export async function findUserByIdOrHandle(

@@ -171,7 +171,7 @@ export const statusView = z
   .meta({ id: 'StatusView' });
 export type StatusView = z.infer<typeof statusView>;
 
-/** Statuspage's v2 `summary.json`, so its readers work unchanged (notes/integrations.md 11). */
+/** Statuspage's v2 `summary.json`, so its readers work unchanged (docs/decisions.md#status-pages). */
 const summaryComponent = z.object({
   id: z.string(),
   name: z.string(),

@@ -106,7 +106,7 @@ export const LAYERED_LAYOUT_BUDGET = 1200;
 export type GraphLayoutAlgorithm = 'layered' | 'force';
 
 /**
- * ELK layered (tuned) while it stays well under a second, fcose `draft` beyond (notes/integrations.md 5). The
+ * ELK layered (tuned) while it stays well under a second, fcose `draft` beyond (docs/decisions.md#graph). The
  * notes measured ELK at about 1.45 edges a node; service graphs with 3 edges a node cost ELK several seconds at
  * 1,000 nodes, so the budget counts the edges too.
  */

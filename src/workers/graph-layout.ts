@@ -1,5 +1,5 @@
 /**
- * The dependency graph's layout (docs/decisions.md#graph, notes/integrations.md 5), run in the Comlink worker: node ids
+ * The dependency graph's layout (docs/decisions.md#graph), run in the Comlink worker: node ids
  * with their boxes and the edges go in, each node's centre comes out. Nothing else crosses the thread boundary.
  *
  * - Within LAYERED_LAYOUT_BUDGET (src/domain/graph.ts): ELK layered, tuned (thoroughness 1, SIMPLE node

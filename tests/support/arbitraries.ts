@@ -2,7 +2,7 @@
  * fast-check arbitraries from zod 4 schemas (`schema._zod.def`), for the API fuzzer: `validOf` makes inputs a
  * schema accepts, `invalidOf` one mutation of such an input that it should refuse (a wrong type, a missing or
  * unknown field, a NUL or other control character, a string too long, a number out of range). zod-fast-check
- * does not support zod 4 (notes/integrations.md 8); this covers the types the contract uses.
+ * does not support zod 4; this covers the types the contract uses.
  */
 import fc from 'fast-check';
 import type { z } from 'zod';

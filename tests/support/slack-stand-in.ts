@@ -50,7 +50,7 @@ interface ListedMessage {
 }
 
 /**
- * A local stand-in for Slack's Web API and OAuth pages (docs/decisions.md#integrations; notes/integrations.md 2),
+ * A local stand-in for Slack's Web API and OAuth pages (docs/decisions.md#integrations),
  * speaking the protocol @slack/web-api speaks: POSTs to /api/{method} with a form-encoded body (or JSON with a bearer
  * token), JSON answers with `ok` (and `error` when not), 429 with Retry-After. chat.postMessage (with `thread_ts` for a
  * reply in a thread, `metadata` kept) and chat.update (`message_not_found` for a deleted or unknown message,

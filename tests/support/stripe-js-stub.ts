@@ -1,6 +1,6 @@
 /**
  * A stand-in for Stripe.js (`https://js.stripe.com/endive/stripe.js`), which cannot be reached here
- * (notes/integrations.md 1: Stripe.js has no API-base override). Browser tests serve it at the network boundary:
+ * (docs/decisions.md#integrations: Stripe.js has no API-base override). Browser tests serve it at the network boundary:
  *
  * ```ts
  * await page.route('https://js.stripe.com/**', (route) =>

@@ -121,7 +121,7 @@ export function signedWebhook(payload: string, secret: string): string {
 }
 
 /**
- * A local, stateful stand-in for Stripe's REST API (notes/integrations.md 1), spoken to by the real `stripe` SDK:
+ * A local, stateful stand-in for Stripe's REST API (docs/decisions.md#integrations), spoken to by the real `stripe` SDK:
  * form-encoded bracket params, Idempotency-Key replay, Stripe's error and list shapes, and signed webhooks sent
  * after each state change. Only the calls Beacon's billing makes; API version basil+ shapes.
  */

@@ -21,7 +21,7 @@ export function BillingNotConfigured() {
   );
 }
 
-/** Billing is online-only (notes/integrations.md 1): nothing of it is kept on the device, nothing is queued. */
+/** Billing is online-only (docs/decisions.md#integrations): nothing of it is kept on the device, nothing is queued. */
 export const BILLING_OFFLINE = 'Billing is not available offline';
 
 export function BillingOffline() {

@@ -1,5 +1,5 @@
 /**
- * Stripe.js, loaded from Stripe only when a payment screen needs it (notes/integrations.md 1): the `pure` entry
+ * Stripe.js, loaded from Stripe only when a payment screen needs it (docs/decisions.md#integrations): the `pure` entry
  * injects the script on the first `loadStripe` call, not on import, and only this lazily loaded billing chunk
  * imports it, so the shell, /login and the offline pages never touch js.stripe.com.
  */

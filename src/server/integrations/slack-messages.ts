@@ -1,7 +1,7 @@
 /**
  * What Beacon posts to Slack (docs/decisions.md#integrations): a standalone message per event, and for a notice
  * (incident or maintenance) one root message that is updated as the notice moves (its colour and status), with each
- * update replied in the root's thread (notes/integrations.md 2, "Beacon recommendation").
+ * update replied in the root's thread (docs/decisions.md#integrations).
  */
 import { healthLabel, type Health } from '../../domain/catalogue.js';
 import { eventTitle } from '../../domain/events.js';

@@ -5,7 +5,7 @@
  * few due messages at a time (FOR UPDATE SKIP LOCKED on PostgreSQL), posts them and marks each sent right after.
  * A process that dies mid-post leaves its lease to expire and the message is tried again.
  *
- * A notice is one thread (notes/integrations.md 2): its first event posts the root message, whose `ts` is kept
+ * A notice is one thread (docs/decisions.md#integrations): its first event posts the root message, whose `ts` is kept
  * per channel the moment Slack answers; each later event updates the root (`chat.update`: colour, status) and
  * replies in its thread (`thread_ts`). A notice's messages go in the order of its history: one waits, untried,
  * while an earlier one is still to be sent. A root deleted in Slack (`message_not_found`) gets a new one. Other

@@ -445,7 +445,7 @@ async function upstreamGraph(ctx: ServerContext, workspaceId: string): Promise<M
 
 // ---- for tools ----
 
-/** Statuspage's v2 summary (notes/integrations.md 11) from the page's view. */
+/** Statuspage's v2 summary (docs/decisions.md#status-pages) from the page's view. */
 export function summaryOf(view: StatusView, target: StatusTarget): StatusSummary {
   const pageId = target.page.id;
   const componentOf = new Map(

@@ -1,5 +1,5 @@
 /**
- * The public status page as complete HTML documents (docs/decisions.md#status-pages, notes/integrations.md 11): the
+ * The public status page as complete HTML documents (docs/decisions.md#status-pages): the
  * page, the permalink of one notice and the password form of a locked page. Pure functions of the view the services
  * answer; everything reads with scripts off (the overall line, each component with its status in words, its
  * 90 days as labelled, focusable bars, the notices), and one optional inline script only keeps it live.

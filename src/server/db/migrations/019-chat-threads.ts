@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Slack threads per notice (docs/decisions.md#integrations, notes/integrations.md 2): a notice is posted once, as a
+ * Slack threads per notice (docs/decisions.md#integrations): a notice is posted once, as a
  * root message whose `ts` is kept per channel; its later events update the root (colour, status) and are replied in its
  * thread. An outbox row of a notice names it and its place in the notice's history, so a notice's messages go out
  * in order whichever process sends them.

@@ -4,14 +4,11 @@ import { isoNow, type ServerContext } from '../context.js';
 import {
   clientHandleTaken,
   deleteClient as deleteClientRow,
-  disableClientsGrantedBy,
   findTeamClient,
   insertClient,
   listTeamClients,
   updateClient as updateClientRow,
 } from '../db/repositories/clients.js';
-import { recordEvent } from '../db/repositories/events.js';
-import type { Db } from '../db/repositories/workspaces.js';
 import type { ClientRow } from '../db/schema.js';
 import { isAdminRole } from '../../domain/roles.js';
 import { workspaceWideScopes, type ClientScope } from '../../domain/scopes.js';
@@ -186,32 +183,4 @@ export async function deleteClient(ctx: ServerContext, caller: Caller, teamIdOrH
   const { row } = await teamClient(ctx, caller, teamIdOrHandle, handle);
   await deleteClientRow(ctx.database.db, caller.workspace.id, row.id);
   ctx.callers.forgetClient(row.id);
-}
-
-/**
- * A user who is no longer a workspace admin or owner (demoted or deleted) no longer vouches for the clients they
- * granted workspace-wide scopes: each is disabled, with an event on its team, in the caller's transaction.
- */
-export async function disableClientsOfFormerAdmin(
-  ctx: ServerContext,
-  trx: Db,
-  workspaceId: string,
-  former: { id: string; name: string },
-): Promise<string[]> {
-  const now = isoNow(ctx);
-  const reason = `${former.name}, who granted its workspace-wide scopes, is no longer a workspace admin or owner`;
-  const disabled = await disableClientsGrantedBy(trx, workspaceId, former.id, reason, now);
-  for (const client of disabled) {
-    await recordEvent(trx, {
-      workspace_id: workspaceId,
-      profile_type: 'team',
-      profile_id: client.team_id,
-      type: 'client.disabled',
-      actor_id: null,
-      agent_name: 'Beacon',
-      data: { client: client.handle, name: client.name, scopes: workspaceWideScopes(parseScopes(client)) },
-      created_at: now,
-    });
-  }
-  return disabled.map((client) => client.id);
 }

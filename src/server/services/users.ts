@@ -1,10 +1,12 @@
 import type { User } from '../../contract/accounts.js';
 import { isAdminRole, roleChangeDenial, type Role } from '../../domain/roles.js';
-import { disableClientsOfFormerAdmin } from './clients.js';
+import { workspaceWideScopes } from '../../domain/scopes.js';
 import { isoNow, type ServerContext } from '../context.js';
 import { removeIcon, replaceIcon } from './icons.js';
 import { badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { deleteAsset } from '../db/repositories/assets.js';
+import { disableClientsGrantedBy } from '../db/repositories/clients.js';
+import { recordEvent } from '../db/repositories/events.js';
 import { revokeUserSessions } from '../db/repositories/sessions.js';
 import { guardedTransaction } from '../db/transactions.js';
 import {
@@ -16,6 +18,7 @@ import {
   updateUser as updateUserRow,
   type SearchPage,
 } from '../db/repositories/users.js';
+import type { Db } from '../db/repositories/workspaces.js';
 import type { UserRow } from '../db/schema.js';
 import type { Caller } from './auth.js';
 
@@ -103,6 +106,38 @@ export async function clearUserIcon(ctx: ServerContext, caller: Caller, username
     updateUserRow(trx, workspaceId, target.id, { icon_asset_id: null }),
   );
   return changedUser(ctx, workspaceId, target.id);
+}
+
+/**
+ * A user who is no longer a workspace admin or owner (demoted or deleted) no longer vouches for the clients they
+ * granted workspace-wide scopes: each is disabled, with an event on its team, in the caller's transaction.
+ */
+async function disableClientsOfFormerAdmin(
+  ctx: ServerContext,
+  trx: Db,
+  workspaceId: string,
+  former: { id: string; name: string },
+): Promise<string[]> {
+  const now = isoNow(ctx);
+  const reason = `${former.name}, who granted its workspace-wide scopes, is no longer a workspace admin or owner`;
+  const disabled = await disableClientsGrantedBy(trx, workspaceId, former.id, reason, now);
+  for (const client of disabled) {
+    await recordEvent(trx, {
+      workspace_id: workspaceId,
+      profile_type: 'team',
+      profile_id: client.team_id,
+      type: 'client.disabled',
+      actor_id: null,
+      agent_name: 'Beacon',
+      data: {
+        client: client.handle,
+        name: client.name,
+        scopes: workspaceWideScopes(JSON.parse(client.scopes) as string[]),
+      },
+      created_at: now,
+    });
+  }
+  return disabled.map((client) => client.id);
 }
 
 /** A super admin deletes another user (never themself, never the last owner). */

@@ -91,7 +91,7 @@ betaKey
   .requiredOption('--email <email>', 'the email the key is for')
   .action(async (options: { email: string }) => {
     const { closeContext, createContext, createLogger } = await bootstrap();
-    const { createBetaKey } = await import('./server/services/registration.js');
+    const { createBetaKey } = await import('./server/services/accounts/registration.js');
     const config = loadConfig();
     const ctx = await createContext({ ...config, logLevel: 'warn' }, createLogger({ ...config, logLevel: 'warn' }));
     try {
@@ -110,7 +110,7 @@ program
   .description('seed the demo workspace and print how to log in')
   .action(async () => {
     const { closeContext, createContext, createLogger } = await bootstrap();
-    const { seedDemo } = await import('./server/services/demo.js');
+    const { seedDemo } = await import('./server/demo/seed.js');
     const { findWorkspaceByDomain } = await import('./server/db/repositories/workspaces.js');
     const config = loadConfig();
     const ctx = await createContext({ ...config, logLevel: 'warn' }, createLogger({ ...config, logLevel: 'warn' }));

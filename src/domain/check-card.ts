@@ -342,7 +342,7 @@ export function bucketFailureText(point: Pick<AggregatePoint, 'probes' | 'failur
 }
 
 /**
- * What a heartbeat's result is (server/services/heartbeats.ts): a ping, a ping that reported a failure, or a look
+ * What a heartbeat's result is (server/services/health/heartbeats.ts): a ping, a ping that reported a failure, or a look
  * that found the job late (a timeout). A heartbeat has no response time: its card shows these instead.
  */
 export type PingKind = 'ping' | 'fail' | 'late';

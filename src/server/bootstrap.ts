@@ -6,11 +6,11 @@ import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { getOrCreateSetting } from './db/repositories/settings.js';
 import { createMailer, outboxDirOf } from './integrations/smtp.js';
-import { CallerCache, VerifiedTokens } from './services/caller-cache.js';
-import { LiveEvents } from './services/live-events.js';
-import { loadSamlSigning } from './services/saml-signing.js';
-import { loadSecretBox } from './services/secret-box.js';
-import { randomToken } from './services/secrets.js';
+import { CallerCache, VerifiedTokens } from './caller-cache.js';
+import { LiveEvents } from './services/feeds/live-events.js';
+import { loadSamlSigning } from './crypto/saml-signing.js';
+import { loadSecretBox } from './crypto/secret-box.js';
+import { randomToken } from './crypto/secrets.js';
 
 export function openConfiguredDatabase(config: Config, logger?: Logger): DatabaseHandle {
   return config.databaseUrl

@@ -31,7 +31,7 @@ export interface Config {
   /** Registration and beta-key checks per address and minute. */
   registerRateLimitPerMinute: number;
   authCacheTtlMs: number;
-  /** Bytes of catalogue answers one process keeps (services/catalogue-cache.ts); 0 keeps none. */
+  /** Bytes of catalogue answers one process keeps (cache/catalogue-cache.ts); 0 keeps none. */
   readCacheBytes: number;
   logLevel: string;
   /** Which proxies' X-Forwarded-For to believe: none, a hop count, or their addresses (Fastify `trustProxy`). */
@@ -44,7 +44,7 @@ export interface Config {
   dnsResolvers: string[];
   /** IANA's RDAP bootstrap for domain checks (RFC 9224 JSON). */
   rdapBootstrapUrl: string;
-  /** The demo target's first port (demo-target.ts); null: no demo target in this process. */
+  /** The demo target's first port (demo/target.ts); null: no demo target in this process. */
   demoTargetPort: number | null;
   /** "Test" runs of checks per workspace and minute. */
   checkTestsPerMinute: number;
@@ -57,7 +57,7 @@ export interface Config {
   catalogOrphanGraceHours: number;
   /** Days events (and their notifications) are kept (docs/decisions.md#feeds). */
   eventRetentionDays: number;
-  /** Status pages' event streams one process holds open at most (services/status-live.ts). */
+  /** Status pages' event streams one process holds open at most (services/status-pages/status-live.ts). */
   statusStreamsMax: number;
   /** PostgreSQL: how long a query waits for a connection before failing (503) while the database is away. */
   dbConnectTimeoutMs: number;

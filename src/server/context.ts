@@ -3,9 +3,9 @@ import type { Notification } from '../contract/feeds.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { Mailer } from './integrations/smtp.js';
-import type { CallerCache, VerifiedTokens } from './services/caller-cache.js';
-import type { SamlSigning } from './services/saml-signing.js';
-import type { SecretBox } from './services/secret-box.js';
+import type { CallerCache, VerifiedTokens } from './caller-cache.js';
+import type { SamlSigning } from './crypto/saml-signing.js';
+import type { SecretBox } from './crypto/secret-box.js';
 
 /** What every service needs: the database, the settings, mail and a clock (tests may move time). */
 export interface ServerContext {
@@ -18,7 +18,7 @@ export interface ServerContext {
   callers: CallerCache;
   /** Seals and opens secrets from vendors (docs/decisions.md#integrations). */
   secretBox: SecretBox;
-  /** The SAML service provider's signing key and certificate (services/saml-signing.ts). */
+  /** The SAML service provider's signing key and certificate (crypto/saml-signing.ts). */
   samlSigning: () => Promise<SamlSigning>;
   /** Open event streams and what reaches them (docs/decisions.md#feeds). */
   live: LiveEventsHub;
@@ -40,7 +40,7 @@ export function isoNow(ctx: Pick<ServerContext, 'now'>, offsetSeconds = 0): stri
   return new Date(ctx.now().getTime() + offsetSeconds * 1000).toISOString();
 }
 
-/** Open event streams and the announcements that reach them (services/live-events.ts implements it). */
+/** Open event streams and the announcements that reach them (services/feeds/live-events.ts implements it). */
 export interface LiveEventsHub {
   subscribe(workspaceId: string, userId: string, listener: StreamListener): () => void;
   onChatQueued(wake: () => void): () => void;

@@ -6,7 +6,7 @@ import type { ServerContext } from './context.js';
 import { findWorkspaceByDomain } from './db/repositories/workspaces.js';
 import type { WorkspaceRow } from './db/schema.js';
 import { badRequest, forbidden, notFound } from './errors.js';
-import { authenticateBearer, authenticateCookie, type Caller } from './services/auth.js';
+import { authenticateBearer, authenticateCookie, SESSION_COOKIE, type Caller } from './services/accounts/auth.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,8 +18,6 @@ declare module 'fastify' {
     scope?: RouteScope;
   }
 }
-
-export const SESSION_COOKIE = 'beacon_session';
 
 /**
  * For what the browser opens without a header of its own (an <img>, a stream): the bearer token when sent,

@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { closeContext, createContext, createLogger } from './bootstrap.js';
 import type { Config } from './config.js';
 import type { ServerContext } from './context.js';
-import { demoTargetPorts, startDemoTarget } from './demo-target.js';
+import { demoTargetPorts, startDemoTarget } from './demo/target.js';
 import { startChatOutbox } from './jobs/chat-outbox.js';
 import { startEventRetention } from './jobs/event-retention.js';
 import { startMailOutbox } from './jobs/mail-outbox.js';
@@ -16,9 +16,9 @@ import { startScorecardRefresh, startScorecardSweep } from './jobs/scorecard-swe
 import { startCatalogSync } from './jobs/catalog-sync.js';
 import { startDomainProofs } from './jobs/domain-proofs.js';
 import { startWebhookOutbox } from './jobs/webhook-outbox.js';
-import { statusWatchOf } from './services/status-live.js';
+import { statusWatchOf } from './services/status-pages/status-live.js';
 import { startSharedRunner } from './jobs/shared-runner.js';
-import { bootstrapRegistrationLink } from './services/registration.js';
+import { bootstrapRegistrationLink } from './services/accounts/registration.js';
 
 export interface RunningServer {
   app: FastifyInstance;

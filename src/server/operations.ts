@@ -15,11 +15,11 @@ import {
   type ParsedInput,
 } from '../contract/operation.js';
 import type { RouteScope } from '../domain/scopes.js';
-import type { Answer, Made } from './answer-cache.js';
+import type { Answer, Made } from './cache/answer-cache.js';
 import type { ServerContext } from './context.js';
 import { requireCaller } from './http.js';
-import type { Caller } from './services/auth.js';
-import { answerOnce, requestFingerprint } from './services/idempotency.js';
+import type { Caller } from './services/accounts/auth.js';
+import { answerOnce, requestFingerprint } from './idempotency.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,7 +46,7 @@ export interface RouteExtras {
   /** How this route authenticates, when not by bearer token alone (assets also take the session cookie). */
   authenticate?: (request: FastifyRequest) => (domain: string) => Promise<Caller>;
   /**
-   * Where this read's answers are kept (services/catalogue-cache.ts): the kept answer for the caller and the
+   * Where this read's answers are kept (cache/catalogue-cache.ts): the kept answer for the caller and the
    * request's path and query, or the one `make` makes; `null` when nothing is kept. `params` and `query` are the
    * request's, as validated.
    */

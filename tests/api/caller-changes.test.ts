@@ -1,5 +1,5 @@
 /**
- * Issue 31: the caller cache follows the workspace's logged changes (services/caller-cache.ts, migration 036)
+ * Issue 31: the caller cache follows the workspace's logged changes (caller-cache.ts, migration 036)
  * instead of reading each caller again when its time is up. Each write below is made by another OS process, as
  * another `beacon serve` would make it: once a held caller's time is up, the request follows the changes and sees
  * the write; before that, any read that follows the catalogue forgets the callers the write changed. A caller

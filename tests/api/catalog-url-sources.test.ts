@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogEntity, CatalogSource } from '../../src/contract/catalog.js';
 import type { Service, Team } from '../../src/contract/catalogue.js';
 import { CATALOG_SYNC_AGENT, syncDueSources } from '../../src/server/jobs/catalog-sync.js';
-import { syncSource } from '../../src/server/services/catalog.js';
+import { syncSource } from '../../src/server/services/descriptors/descriptors.js';
 import { seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
 import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 

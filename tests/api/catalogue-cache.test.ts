@@ -1,5 +1,5 @@
 /**
- * The catalogue's reads are kept per process until what they show changes (services/catalogue-cache.ts,
+ * The catalogue's reads are kept per process until what they show changes (cache/catalogue-cache.ts,
  * migrations 021 and 032; tests/api/catalogue-changes.test.ts counts which answers each kind of write drops). What must hold: every change shows in the very next read, whichever process made it (the writes
  * below go straight to the database, as another `beacon serve` would make them, past this process's code); no
  * caller is given an answer made for another; an answer is reused only while nothing changed.
@@ -11,7 +11,7 @@ import type { User } from '../../src/contract/accounts.js';
 import { isSqlite } from '../../src/server/db/connect.js';
 import { CATALOGUE_TABLES } from '../../src/server/db/migrations/021-catalogue-version.js';
 import { workspaceVersion } from '../../src/server/db/repositories/versions.js';
-import { catalogueAnswersOf } from '../../src/server/services/catalogue-cache.js';
+import { catalogueAnswersOf } from '../../src/server/cache/catalogue-cache.js';
 import {
   addMember,
   addToTeam,

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../src/contract/accounts.js';
 import type { Service, Team } from '../../src/contract/catalogue.js';
-import { catalogueAnswersOf } from '../../src/server/services/catalogue-cache.js';
+import { catalogueAnswersOf } from '../../src/server/cache/catalogue-cache.js';
 import {
   addMember,
   createService,

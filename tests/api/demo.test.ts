@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { HealthCheck, HealthCheckResult } from '../../src/contract/health.js';
 import { closeSharedAgents } from '../../src/runner/probe.js';
-import { demoTargetPorts, startDemoTarget, type DemoTarget } from '../../src/server/demo-target.js';
+import { demoTargetPorts, startDemoTarget, type DemoTarget } from '../../src/server/demo/target.js';
 import { startSharedRunner, type SharedRunner } from '../../src/server/jobs/shared-runner.js';
 import { freePort } from '../support/processes.js';
-import { DEMO_LOGIN, DEMO_REMOTE, seedDemo } from '../../src/server/services/demo.js';
-import { DEMO_STATUS_PAGE } from '../../src/server/services/demo-showcase.js';
+import { DEMO_LOGIN, DEMO_REMOTE, seedDemo } from '../../src/server/demo/seed.js';
+import { DEMO_STATUS_PAGE } from '../../src/server/demo/showcase.js';
 import type { StatusView } from '../../src/contract/status-pages.js';
 import type { SloStatusAnswer } from '../../src/contract/slo.js';
 import type { Scorecard } from '../../src/contract/scorecards.js';

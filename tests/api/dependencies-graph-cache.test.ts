@@ -1,5 +1,5 @@
 /**
- * The graph's answers are kept per process until the graph changes (services/graph-cache.ts, migration 012).
+ * The graph's answers are kept per process until the graph changes (cache/graph-cache.ts, migration 012).
  * What must hold: a change made by another `beacon serve` process, or straight in the database, shows at once;
  * an answer computed for one viewer is never given to a viewer who may see less; compressed answers are the
  * same graph.
@@ -17,8 +17,8 @@ import { closeContext, createContext } from '../../src/server/bootstrap.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { walkDependencies } from '../../src/server/db/repositories/dependencies.js';
-import { FreshReads } from '../../src/server/answer-cache.js';
-import { GraphCache } from '../../src/server/services/graph-cache.js';
+import { FreshReads } from '../../src/server/cache/answer-cache.js';
+import { GraphCache } from '../../src/server/cache/graph-cache.js';
 import { addMember, createService, createTeam, seedWorkspace } from '../support/fixtures.js';
 import { authHeaders, callAs, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 

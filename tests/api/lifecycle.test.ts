@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.js';
 import { startServer } from '../../src/server/main.js';
-import { createBetaKey } from '../../src/server/services/registration.js';
+import { createBetaKey } from '../../src/server/services/accounts/registration.js';
 import { freshDatabase, type TestDatabase } from '../support/database.js';
 import { multipart, tinyPng } from '../support/images.js';
 import { beacon, freePort } from '../support/processes.js';

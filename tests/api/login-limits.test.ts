@@ -4,7 +4,7 @@
  * keys use the workspace the request resolves to; registration is limited per address; old failures are pruned.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_FAILURE_LIMIT, ADDRESS_FAILURE_LIMIT } from '../../src/server/services/auth.js';
+import { ACCOUNT_FAILURE_LIMIT, ADDRESS_FAILURE_LIMIT } from '../../src/server/services/accounts/auth.js';
 import { addMember } from '../support/fixtures.js';
 import {
   hostOf,

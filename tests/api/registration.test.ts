@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapRegistrationLink, createBetaKey } from '../../src/server/services/registration.js';
+import { bootstrapRegistrationLink, createBetaKey } from '../../src/server/services/accounts/registration.js';
 import { hostOf, json, loginAs, startTestServer, STRONG_PASSWORD, type TestServer } from '../support/server.js';
 
 let server: TestServer;

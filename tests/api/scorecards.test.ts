@@ -3,8 +3,8 @@ import type { Scorecard, ScorecardResult, ServiceScorecard } from '../../src/con
 import { startScorecardRefresh, sweepScorecards } from '../../src/server/jobs/scorecard-sweep.js';
 import { recordEvent } from '../../src/server/db/repositories/events.js';
 import { updateService } from '../../src/server/db/repositories/services.js';
-import { keptAnswersOf } from '../../src/server/services/catalogue-cache.js';
-import { evaluateScorecards } from '../../src/server/services/scorecards.js';
+import { keptAnswersOf } from '../../src/server/cache/catalogue-cache.js';
+import { evaluateScorecards } from '../../src/server/services/reliability/scorecards.js';
 import { createService, seedWorkspace, type SeededWorkspace, workspaceIdOf } from '../support/fixtures.js';
 import { callAs, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';
 

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setWorkspaceStatus } from '../../src/server/services/workspaces.js';
+import { setWorkspaceStatus } from '../../src/server/services/accounts/workspaces.js';
 import {
   authHeaders,
   hostOf,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SsoProvider } from '../../src/contract/sso.js';
 import { loadConfig } from '../../src/server/config.js';
-import { loadSamlSigning, SAML_SP_FILE } from '../../src/server/services/saml-signing.js';
+import { loadSamlSigning, SAML_SP_FILE } from '../../src/server/crypto/saml-signing.js';
 import { createClient, seedWorkspace } from '../support/fixtures.js';
 import { selfSignedCertificate, TestIdentityProvider } from '../support/saml-idp.js';
 import { callAs, hostOf, json, startTestServer, type Member, type Method, type TestServer } from '../support/server.js';

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordHealthTransition } from '../../src/server/db/repositories/health.js';
-import { StatusDays, type DaysService } from '../../src/server/services/status-days.js';
+import { StatusDays, type DaysService } from '../../src/server/services/status-pages/status-days.js';
 import { createService, seedWorkspace, type SeededWorkspace, workspaceIdOf } from '../support/fixtures.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 /**
  * Issue 27's speed: a status page's bars are made again on every change from only the transitions written
- * since the last making (services/status-days.ts). They must be exactly what reading everything again gives.
+ * since the last making (services/status-pages/status-days.ts). They must be exactly what reading everything again gives.
  */
 let server: TestServer;
 let cast: SeededWorkspace;

@@ -6,7 +6,7 @@ import type { OutboxLoop } from '../../src/server/jobs/outbox-loop.js';
 import { startMaintenanceReminders } from '../../src/server/jobs/maintenance-reminders.js';
 import { startStatusNews } from '../../src/server/jobs/status-news.js';
 import { startWebhookOutbox } from '../../src/server/jobs/webhook-outbox.js';
-import { STREAMS_PER_ADDRESS } from '../../src/server/services/status-live.js';
+import { STREAMS_PER_ADDRESS } from '../../src/server/services/status-pages/status-live.js';
 import { createService, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
 import { linkIn, type CaughtMail } from '../support/mail-catcher.js';
 import {

@@ -1,12 +1,12 @@
 /**
- * The memberships a process keeps per user (services/viewer.ts): a read of them that was under way when they
+ * The memberships a process keeps per user (cache/viewer.ts): a read of them that was under way when they
  * were forgotten may predate the change that was forgotten, so it answers its request but is not kept. Kept, a
- * synced read (services/catalogue-cache.ts) would trust it for good, and the user would not see their new team's
+ * synced read (cache/catalogue-cache.ts) would trust it for good, and the user would not see their new team's
  * owner-only services until the process restarted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CachedCaller } from '../../src/server/services/caller-cache.js';
-import { forgetViewer, viewerOf } from '../../src/server/services/viewer.js';
+import type { CachedCaller } from '../../src/server/caller-cache.js';
+import { forgetViewer, viewerOf } from '../../src/server/cache/viewer.js';
 import { seedWorkspace, workspaceIdOf, type SeededWorkspace } from '../support/fixtures.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 

@@ -21,10 +21,10 @@ import { pino } from 'pino';
 import { buildApp } from '../../src/server/app.js';
 import { closeContext, createContext } from '../../src/server/bootstrap.js';
 import type { ServerContext } from '../../src/server/context.js';
-import { SHARED_RUNNER_AGENT } from '../../src/server/services/agents.js';
-import { setServiceHealth } from '../../src/server/services/check-health.js';
-import { catalogueAnswersOf } from '../../src/server/services/catalogue-cache.js';
-import { sha256 } from '../../src/server/services/secrets.js';
+import { SHARED_RUNNER_AGENT } from '../../src/server/services/accounts/agents.js';
+import { setServiceHealth } from '../../src/server/services/catalogue/service-health.js';
+import { catalogueAnswersOf } from '../../src/server/cache/catalogue-cache.js';
+import { sha256 } from '../../src/server/crypto/secrets.js';
 import { freshDatabase, TEST_POSTGRES_URL, type TestEngine } from '../support/database.js';
 import {
   benchConfig,

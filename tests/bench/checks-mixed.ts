@@ -31,7 +31,7 @@ import { closeContext, createContext } from '../../src/server/bootstrap.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { startSharedRunner } from '../../src/server/jobs/shared-runner.js';
-import { randomToken, sha256 } from '../../src/server/services/secrets.js';
+import { randomToken, sha256 } from '../../src/server/crypto/secrets.js';
 import { freshDatabase, type TestEngine } from '../support/database.js';
 import type { TargetMessage, TargetPorts, TargetRequest } from './check-targets.js';
 import {

@@ -3,7 +3,7 @@
  * /api/services/{hub}/graph?depth=3 for a hub service (the one most services depend on, as a message bus or an
  * identity service is), as it is (about 400 KB) and brotli-compressed as a browser asks for it, and the same for
  * a leaf, each against a bare Fastify route serving the same bytes (see harness.ts for the settings). Answers come
- * from the graph cache after the first (services/graph-cache.ts). Target (issue 13): p99 under 50 ms at 50
+ * from the graph cache after the first (cache/graph-cache.ts). Target (issue 13): p99 under 50 ms at 50
  * connections, on both engines.
  */
 import { randomUUID } from 'node:crypto';

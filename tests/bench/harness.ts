@@ -23,7 +23,7 @@ import { buildApp } from '../../src/server/app.js';
 import { closeContext, createContext } from '../../src/server/bootstrap.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
-import { createBetaKey } from '../../src/server/services/registration.js';
+import { createBetaKey } from '../../src/server/services/accounts/registration.js';
 import { freshDatabase, TEST_POSTGRES_URL, type TestEngine } from '../support/database.js';
 import { USE_WRK, wrk } from './wrk.js';
 

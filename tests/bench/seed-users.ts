@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerContext } from '../../src/server/context.js';
 import { newUserRow } from '../../src/server/db/repositories/users.js';
 import type { NewUser } from '../../src/server/db/schema.js';
-import { hashPassword } from '../../src/server/services/secrets.js';
+import { hashPassword } from '../../src/server/crypto/secrets.js';
 import { DOMAIN, insertInBatches, PASSWORD } from './harness.js';
 
 // prettier-ignore

@@ -3,12 +3,12 @@
  * each engine, while one of its services changes health every second (as checks move them): the page's HTML
  * (brotli, as a browser asks) and `summary.json`, each against a bare Fastify route serving the same bytes (see
  * harness.ts), then how long the first answer after a change takes (the page is made again once per change:
- * services/status-view.ts). Targets: at least 10,000 req/s per core with p99 under 50 ms; the first answer after
+ * services/status-pages/status-view.ts). Targets: at least 10,000 req/s per core with p99 under 50 ms; the first answer after
  * a change under 100 ms.
  */
 import { randomUUID } from 'node:crypto';
-import { setServiceHealth } from '../../src/server/services/check-health.js';
-import { SHARED_RUNNER_AGENT } from '../../src/server/services/agents.js';
+import { setServiceHealth } from '../../src/server/services/catalogue/service-health.js';
+import { SHARED_RUNNER_AGENT } from '../../src/server/services/accounts/agents.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { random } from '../support/random.js';
 import {

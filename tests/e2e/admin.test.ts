@@ -13,7 +13,7 @@ import {
   startBeacon,
 } from './harness.js';
 
-/** The demo workspace's owner (src/server/services/demo.ts); the demo is linked to 'demo-cloud' already. */
+/** The demo workspace's owner (src/server/demo/seed.ts); the demo is linked to 'demo-cloud' already. */
 const OWNER = { email: 'owner@demo.beacon.test', password: 'Beacon-demo-1' };
 /** A second workspace, registered through the API, with one public service. */
 const PARTNER = { domain: 'partner', email: 'pat@partner.test', password: 'Str0ng-pass' };

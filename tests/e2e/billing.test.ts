@@ -22,7 +22,7 @@ import {
  * served at js.stripe.com (tests/support/stripe-js-stub.ts).
  */
 
-/** The demo workspace's owner (src/server/services/demo.ts). */
+/** The demo workspace's owner (src/server/demo/seed.ts). */
 const OWNER = { email: 'owner@demo.beacon.test', password: 'Beacon-demo-1' };
 const MEMBER = { email: 'mia@demo.test', password: 'Str0ng-pass' };
 const VISA = '4242 4242 4242 4242';

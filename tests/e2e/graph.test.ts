@@ -12,7 +12,7 @@ import {
   waitForServiceWorker,
 } from './harness.js';
 
-/** The demo workspace's owner (src/server/services/demo.ts); the demo is linked to 'demo-cloud' already. */
+/** The demo workspace's owner (src/server/demo/seed.ts); the demo is linked to 'demo-cloud' already. */
 const OWNER = { email: 'owner@demo.beacon.test', password: 'Beacon-demo-1' };
 /** Spec colours (src/app/components/health-colours.ts): critical red, good green. */
 const RED = '#b91c1c';

@@ -21,7 +21,7 @@ import {
  * channels, and SAML single sign-on through an HTTP identity provider that answers at once.
  */
 
-/** The demo workspace's owner (src/server/services/demo.ts). */
+/** The demo workspace's owner (src/server/demo/seed.ts). */
 const OWNER = { email: 'owner@demo.beacon.test', password: 'Beacon-demo-1' };
 const EDITOR = { email: 'eve@demo.test', password: 'Str0ng-pass' };
 

@@ -13,7 +13,7 @@ import {
   settled,
 } from './harness.js';
 
-/** The demo workspace's owner and a few of its records (src/server/services/demo.ts). */
+/** The demo workspace's owner and a few of its records (src/server/demo/seed.ts). */
 const OWNER = { email: 'owner@demo.beacon.test', password: 'Beacon-demo-1' };
 const SCREENS = [
   '/',

@@ -5,7 +5,7 @@ import { closeContext, createContext } from '../../src/server/bootstrap.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { startMailOutbox, type MailOutbox } from '../../src/server/jobs/mail-outbox.js';
-import { createBetaKey } from '../../src/server/services/registration.js';
+import { createBetaKey } from '../../src/server/services/accounts/registration.js';
 import { freshDatabase, type TestDatabase } from './database.js';
 import { linkIn, MailCatcher } from './mail-catcher.js';
 

@@ -695,7 +695,7 @@ export interface StatusNewsTable {
   workspace_id: string;
   /** Queued once: the notice's id and the history entry's time (or the maintenance window's moment). */
   event_key: string;
-  /** JSON: services/status-subscriptions.ts NoticeNews. */
+  /** JSON: services/status-pages/status-subscriptions.ts NoticeNews. */
   news: string;
   status: 'pending' | 'sent' | 'failed';
   attempts: number;

@@ -8,10 +8,10 @@ import { deleteAsset } from '../db/repositories/assets.js';
 import { dueSources, expiredOrphans } from '../db/repositories/catalog.js';
 import { recordEvent } from '../db/repositories/events.js';
 import { countTeamChildren, deleteTeam } from '../db/repositories/teams.js';
-import type { Agent } from '../services/agents.js';
-import type { FetchOptions } from '../services/catalog-fetch.js';
-import { orphanGraceMs, syncSource } from '../services/catalog.js';
-import { forgetTeamViewers } from '../services/viewer.js';
+import type { Agent } from '../services/accounts/agents.js';
+import type { FetchOptions } from '../services/descriptors/fetch.js';
+import { orphanGraceMs, syncSource } from '../services/descriptors/descriptors.js';
+import { forgetTeamViewers } from '../cache/viewer.js';
 
 const POLL_MS = 60_000;
 const BATCH = 200;

@@ -1,10 +1,10 @@
 /**
- * Custom domains looked for again (issue 48): each a day after its last answer (services/domain-proofs.ts), by
+ * Custom domains looked for again (issue 48): each a day after its last answer (services/status-pages/domain-proofs.ts), by
  * whichever process claims it first, as catalogue sources are claimed (catalog-sync.ts).
  */
 import type { ServerContext } from '../context.js';
 import { dueDomainChecks } from '../db/repositories/status-pages.js';
-import { checkDomain, DOMAIN_CHECK_MS } from '../services/domain-proofs.js';
+import { checkDomain, DOMAIN_CHECK_MS } from '../services/status-pages/domain-proofs.js';
 
 const POLL_MS = 5 * 60_000;
 const PAGES_PER_RUN = 50;

@@ -20,7 +20,7 @@ import {
 } from '../db/repositories/mail-outbox.js';
 import type { MailOutboxRow } from '../db/schema.js';
 import { outboxDirOf, type Mail } from '../integrations/smtp.js';
-import { resetMailFor } from '../services/passwords.js';
+import { resetMailFor } from '../services/accounts/passwords.js';
 import { retryDelay, startOutboxLoop } from './outbox-loop.js';
 
 export interface MailOutboxOptions {

@@ -6,7 +6,7 @@
  * closing update was.
  */
 import type { ServerContext } from '../context.js';
-import { queueNews, type NoticeNews } from '../services/status-subscriptions.js';
+import { queueNews, type NoticeNews } from '../services/status-pages/status-subscriptions.js';
 
 const MINUTE_MS = 60_000;
 /** How long before a window its "starts soon" goes out. */

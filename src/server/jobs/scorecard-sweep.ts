@@ -11,7 +11,7 @@ import {
   workspacesWithScorecards,
   type ScorecardTouch,
 } from '../db/repositories/scorecards.js';
-import { evaluateScorecards } from '../services/scorecards.js';
+import { evaluateScorecards } from '../services/reliability/scorecards.js';
 
 const SWEEP_MS = 5 * 60_000;
 

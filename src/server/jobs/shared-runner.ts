@@ -46,13 +46,13 @@ import {
 import { chunks } from '../db/repositories/chunks.js';
 import { pruneCheckResults } from './result-retention.js';
 import type { HealthCheckResultsTable, HealthCheckRow } from '../db/schema.js';
-import { SHARED_RUNNER_AGENT } from '../services/agents.js';
-import { updateCheckFailing } from '../services/check-health.js';
-import { checkAssertions, probeSpecOf } from '../services/check-settings.js';
-import { checkHeartbeat } from '../services/heartbeats.js';
-import { judgesSpec, recordDrift } from '../services/api-drift.js';
-import { publishedSpecsOf, schemaValidator } from '../services/spec-checks.js';
-import type { PublishedSpec } from '../services/spec-documents.js';
+import { SHARED_RUNNER_AGENT } from '../services/accounts/agents.js';
+import { updateCheckFailing } from '../services/catalogue/service-health.js';
+import { checkAssertions, probeSpecOf } from '../services/health/check-settings.js';
+import { checkHeartbeat } from '../services/health/heartbeats.js';
+import { judgesSpec, recordDrift } from '../services/health/api-drift.js';
+import { publishedSpecsOf, schemaValidator } from '../services/health/spec-checks.js';
+import type { PublishedSpec } from '../services/health/spec-documents.js';
 
 export interface SharedRunnerOptions {
   /** How often the scheduler is ticked at most, ms (it wakes earlier when a check is due sooner). */
@@ -158,7 +158,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
 
   /**
    * Persists the check's failing state and severity and lets the service take the health its signals call for
-   * (services/check-health.ts), one change at a time.
+   * (services/catalogue/service-health.ts), one change at a time.
    */
   const persistFailing = (checkId: string, state: CheckState) => {
     const check = {
@@ -184,7 +184,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
     });
   };
 
-  /** What a run of a check made from a spec says about the spec (services/api-drift.ts), in the health order. */
+  /** What a run of a check made from a spec says about the spec (services/health/api-drift.ts), in the health order. */
   const recordSpecDrift = (check: HealthCheckRow, run: RunOutcome['run']) => {
     healthChain = healthChain
       .then(() => recordDrift(db, check, run, SHARED_RUNNER_AGENT))
@@ -296,7 +296,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
         states.set(row.id, state);
         if (Boolean(row.failing) !== state.failing) persistFailing(row.id, state);
       } else {
-        // A new importance is the API's to apply (services/health.ts recomputes the service as it saves).
+        // A new importance is the API's to apply (services/health/health.ts recomputes the service as it saves).
         state.allowedFailures = row.allowed_failures;
         state.recoverAfter = row.recover_after;
         state.importance = row.importance;

@@ -16,8 +16,8 @@ import {
 import type { ServerContext } from '../context.js';
 import { recordEvent } from '../db/repositories/events.js';
 import { listHealthTransitions } from '../db/repositories/health.js';
-import { sloOf } from '../services/slo.js';
-import { agentColumns, type Agent } from '../services/agents.js';
+import { sloOf } from '../services/reliability/slo.js';
+import { agentColumns, type Agent } from '../services/accounts/agents.js';
 
 const MINUTE_MS = 60_000;
 /** Who the alert events name. */

@@ -1,6 +1,6 @@
 /**
  * The status news job (issue 48; docs/api.md, status pages): a notice event's transaction queues one row of news
- * (services/status-subscriptions.ts queueNews), so a notice on a page with 1,000 subscribers is written as fast as
+ * (services/status-pages/status-subscriptions.ts queueNews), so a notice on a page with 1,000 subscribers is written as fast as
  * on one with none; this job tells it after the write committed, in batches (tellNews), then wakes the mail and
  * webhook outboxes. Processes share the news as they share an outbox (a lease per row); a fan-out cut short is
  * told again, and status_notified keeps each subscription from hearing it twice. Once an hour (by the context's
@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerContext } from '../context.js';
 import { claimDue, markFailed, markSent, nextDue } from '../db/repositories/outbox.js';
 import type { StatusNewsRow } from '../db/schema.js';
-import { sweepSubscriptions, tellNews, type NoticeNews } from '../services/status-subscriptions.js';
+import { sweepSubscriptions, tellNews, type NoticeNews } from '../services/status-pages/status-subscriptions.js';
 import { retryDelay, startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
 
 export interface StatusNewsOptions {

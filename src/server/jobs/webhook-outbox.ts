@@ -1,6 +1,6 @@
 /**
  * The webhook outbox job (docs/decisions.md#status-pages): status page notices queued for webhook subscribers once the
- * notice was written (jobs/status-news.ts, services/status-subscriptions.ts) are POSTed here, signed
+ * notice was written (jobs/status-news.ts, services/status-pages/status-subscriptions.ts) are POSTed here, signed
  * `X-Beacon-Signature: t=...,v1=...`, retried with backoff until the receiver answers 2xx or the attempts run out.
  * Deliveries go through the same guard as health checks (runner/guarded-agent.ts): a receiver that resolves into the
  * operator's network is refused at every connect, unless private targets are allowed. At least once: a receiver should
@@ -12,7 +12,7 @@ import { createGuardedAgent } from '../../runner/guarded-agent.js';
 import type { ServerContext } from '../context.js';
 import { claimDue, markFailed, markSent, nextDue } from '../db/repositories/outbox.js';
 import type { WebhookOutboxRow } from '../db/schema.js';
-import { webhookSignature } from '../services/status-subscriptions.js';
+import { webhookSignature } from '../services/status-pages/status-subscriptions.js';
 import { retryDelay, startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
 
 export interface WebhookOutboxOptions {

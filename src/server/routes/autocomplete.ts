@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { autocompleteServices } from '../services/catalogue-services.js';
-import { autocompleteUsers } from '../services/team-members.js';
-import { autocompleteTeams } from '../services/teams.js';
+import { autocompleteServices } from '../services/catalogue/services.js';
+import { autocompleteUsers } from '../services/catalogue/team-members.js';
+import { autocompleteTeams } from '../services/catalogue/teams.js';
 
 /** The pickers' autocomplete. */
 export function autocompleteRoutes(ctx: ServerContext) {

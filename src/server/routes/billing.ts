@@ -15,8 +15,8 @@ import {
   setDefaultPaymentMethod,
   subscriptionInformation,
   upcomingInvoice,
-} from '../services/billing.js';
-import { applyStripeWebhook } from '../services/stripe-webhooks.js';
+} from '../services/billing/billing.js';
+import { applyStripeWebhook } from '../services/billing/stripe-webhooks.js';
 
 /**
  * The billing account, the subscription actions (owners and admins) and Stripe's webhook

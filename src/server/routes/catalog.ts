@@ -14,7 +14,7 @@ import {
   listCatalogSources,
   syncCatalogSource,
   updateCatalogSource,
-} from '../services/catalog.js';
+} from '../services/descriptors/descriptors.js';
 
 export function catalogRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) => {

@@ -9,7 +9,7 @@ import {
   listClients,
   updateClient,
   updateClientSecret,
-} from '../services/clients.js';
+} from '../services/catalogue/clients.js';
 
 /** A team's API clients (spec/catalogue.md section 7): team admins only. */
 export function clientRoutes(ctx: ServerContext) {

@@ -14,7 +14,7 @@ import {
   removeRemoteDependency,
   searchRemoteServices,
   unlinkRemote,
-} from '../services/dependencies.js';
+} from '../services/catalogue/dependencies.js';
 import { sendAnswer } from './web.js';
 
 export function dependencyRoutes(ctx: ServerContext) {

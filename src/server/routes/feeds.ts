@@ -5,7 +5,7 @@ import type { ServerContext } from '../context.js';
 import { countUnread, listNotificationsSince } from '../db/repositories/events.js';
 import { bearerOrCookie } from '../http.js';
 import { routes } from '../operations.js';
-import type { Caller } from '../services/auth.js';
+import type { Caller } from '../services/accounts/auth.js';
 import {
   getTeamPublicFeed,
   getUserFeed,
@@ -13,7 +13,7 @@ import {
   listNotifications,
   markRead,
   toNotification,
-} from '../services/feeds.js';
+} from '../services/feeds/feeds.js';
 
 /** A comment line every 25 s keeps proxies from closing an idle stream (docs/decisions.md#feeds). */
 const HEARTBEAT_MS = 25_000;

@@ -11,7 +11,7 @@ import {
   serviceHealthDaily,
   testHealthCheck,
   updateHealthCheck,
-} from '../services/health.js';
+} from '../services/health/health.js';
 import { checkTestRateLimit } from '../rate-limits.js';
 
 /** Health checks and the health reports (spec/catalogue.md section 7; docs/decisions.md#api-conventions). */

@@ -3,7 +3,7 @@ import { heartbeatOperations } from '../../contract/operations/health.js';
 import type { ServerContext } from '../context.js';
 import { requireWorkspace } from '../http.js';
 import { routes, type HandlerArgs } from '../operations.js';
-import { recordPing, type PingKind } from '../services/heartbeats.js';
+import { recordPing, type PingKind } from '../services/health/heartbeats.js';
 
 /**
  * Heartbeat pings (docs/decisions.md#checks): no login. A job pings however its tooling does (curl with or without a

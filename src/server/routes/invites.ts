@@ -3,7 +3,7 @@ import { inviteOperations } from '../../contract/operations/invites.js';
 import type { ServerContext } from '../context.js';
 import { requireNamedWorkspace } from '../http.js';
 import { routes } from '../operations.js';
-import { inviteUser, joinWorkspace, listInvites, resendInvite } from '../services/invites.js';
+import { inviteUser, joinWorkspace, listInvites, resendInvite } from '../services/accounts/invites.js';
 
 export function inviteRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) =>

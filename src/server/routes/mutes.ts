@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { muteOperations } from '../../contract/operations/mutes.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { getMuted, listMuted, muteProfile, unmuteProfile } from '../services/mutes.js';
+import { getMuted, listMuted, muteProfile, unmuteProfile } from '../services/catalogue/mutes.js';
 
 /** A user's muted services, teams and users. */
 export function muteRoutes(ctx: ServerContext) {

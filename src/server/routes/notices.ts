@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { noticeOperations } from '../../contract/operations/notices.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { createNotice, listNotices, updateNotice } from '../services/notices.js';
+import { createNotice, listNotices, updateNotice } from '../services/notices/notices.js';
 
 /** Notices of a service (spec/catalogue.md section 7; docs/decisions.md#api-conventions). */
 export function noticeRoutes(ctx: ServerContext) {

@@ -6,8 +6,8 @@ import { DOOR_NAMES, doorOperationName, type DoorVerb } from '../../contract/pag
 import { PAGE_SECTIONS, type PageSection } from '../../domain/pages.js';
 import type { ServerContext } from '../context.js';
 import { route, routes } from '../operations.js';
-import type { Caller } from '../services/auth.js';
-import { exportServicePages, exportWorkspacePages } from '../services/page-export.js';
+import type { Caller } from '../services/accounts/auth.js';
+import { exportServicePages, exportWorkspacePages } from '../services/pages/page-export.js';
 import {
   createDraftPage,
   deleteDraftPage,
@@ -19,7 +19,7 @@ import {
   unpublishDraftPage,
   updateDraftPage,
   type DraftInput,
-} from '../services/pages.js';
+} from '../services/pages/pages.js';
 
 function sendZip(reply: FastifyReply, { filename, stream }: { filename: string; stream: Readable }) {
   return reply

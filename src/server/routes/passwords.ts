@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { passwordOperations } from '../../contract/operations/passwords.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { FORGOT_PASSWORD_ANSWER, forgotPassword, resetPassword } from '../services/passwords.js';
+import { FORGOT_PASSWORD_ANSWER, forgotPassword, resetPassword } from '../services/accounts/passwords.js';
 
 export function passwordRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) =>

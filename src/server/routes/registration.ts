@@ -3,7 +3,7 @@ import { registrationOperations } from '../../contract/operations/registration.j
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
 import { registerRateLimit } from '../rate-limits.js';
-import { checkBetaPair, registerWorkspace } from '../services/registration.js';
+import { checkBetaPair, registerWorkspace } from '../services/accounts/registration.js';
 
 export function registrationRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) =>

@@ -10,7 +10,7 @@ import {
   postRunnerResults,
   syncRunner,
   updateRunner,
-} from '../services/runners.js';
+} from '../services/health/runners.js';
 
 /** Team runners and the protocol of the runner agent (`beacon runner`, README). */
 export function runnerRoutes(ctx: ServerContext) {

@@ -13,8 +13,8 @@ import {
   listServiceScorecards,
   removeExemption,
   updateScorecard,
-} from '../services/scorecards.js';
-import { keptScorecardAnswer } from '../services/catalogue-cache.js';
+} from '../services/reliability/scorecards.js';
+import { keptScorecardAnswer } from '../cache/catalogue-cache.js';
 
 export function scorecardRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { serviceOperations } from '../../contract/operations/services.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { keptServiceAnswer, keptServicesAnswer, keptTeamServicesAnswer } from '../services/catalogue-cache.js';
+import { keptServiceAnswer, keptServicesAnswer, keptTeamServicesAnswer } from '../cache/catalogue-cache.js';
 import {
   changeService,
   clearServiceIcon,
@@ -14,7 +14,7 @@ import {
   searchServices,
   setServiceIcon,
   updateServiceFields,
-} from '../services/catalogue-services.js';
+} from '../services/catalogue/services.js';
 import { readIconUpload } from './uploads.js';
 
 export function serviceRoutes(ctx: ServerContext) {

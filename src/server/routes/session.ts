@@ -1,15 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionOperations } from '../../contract/operations/session.js';
 import type { ServerContext } from '../context.js';
-import {
-  acceptFormBodies,
-  requireNamedWorkspace,
-  requireWorkspace,
-  SESSION_COOKIE,
-  sessionCookieOptions,
-} from '../http.js';
+import { acceptFormBodies, requireNamedWorkspace, requireWorkspace, sessionCookieOptions } from '../http.js';
 import { route, routes } from '../operations.js';
-import { issueClientToken, issueSessionToken, login, logout } from '../services/auth.js';
+import { issueClientToken, issueSessionToken, login, logout, SESSION_COOKIE } from '../services/accounts/auth.js';
 
 /** HTTP Basic credentials (OAuth 2.0 client authentication: id and secret form-URL-encoded), if sent. */
 function basicCredentials(authorization: string | undefined): { client_id: string; client_secret: string } | null {

@@ -12,7 +12,7 @@ import {
   reauthoriseWorkspace,
   removeChannel,
   slackSettings,
-} from '../services/slack.js';
+} from '../services/chat/slack.js';
 
 export function slackRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) =>

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sloOperations } from '../../contract/operations/slo.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { deleteSlo, getSlo, getSloStatus, setSlo } from '../services/slo.js';
+import { deleteSlo, getSlo, getSloStatus, setSlo } from '../services/reliability/slo.js';
 
 export function sloRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) => {

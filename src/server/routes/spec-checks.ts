@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { specCheckOperations } from '../../contract/operations/spec-checks.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { listApiDrift } from '../services/api-drift.js';
-import { listSpecProbes } from '../services/spec-checks.js';
+import { listApiDrift } from '../services/health/api-drift.js';
+import { listSpecProbes } from '../services/health/spec-checks.js';
 
 export function specCheckRoutes(ctx: ServerContext) {
   return async (app: FastifyInstance) => {

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { samlOperations, ssoProviderOperations } from '../../contract/operations/sso.js';
 import type { ServerContext } from '../context.js';
 import { HttpError } from '../errors.js';
-import { acceptFormBodies, requireWorkspace, SESSION_COOKIE, sessionCookieOptions } from '../http.js';
+import { acceptFormBodies, requireWorkspace, sessionCookieOptions } from '../http.js';
 import { route, routes } from '../operations.js';
+import { SESSION_COOKIE } from '../services/accounts/auth.js';
 import {
   consumeResponse,
   createProvider,
@@ -16,7 +17,7 @@ import {
   logoutUrl,
   metadataOf,
   updateProvider,
-} from '../services/sso.js';
+} from '../services/accounts/sso.js';
 
 /** SSO providers (admins) and the SAML service provider's endpoints (docs/decisions.md#integrations). */
 export function ssoRoutes(ctx: ServerContext) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { starOperations } from '../../contract/operations/stars.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { listStarred, starService, unstarService } from '../services/stars.js';
+import { listStarred, starService, unstarService } from '../services/catalogue/stars.js';
 
 /** A user's starred services. */
 export function starRoutes(ctx: ServerContext) {

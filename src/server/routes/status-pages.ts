@@ -4,7 +4,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { statusPageOperations, statusReadOperations } from '../../contract/operations/status-pages.js';
 import { COMPONENT_STATUS_LABELS, recentUptime } from '../../domain/status-pages.js';
-import type { Answer } from '../answer-cache.js';
+import type { Answer } from '../cache/answer-cache.js';
 import { workspaceLabelOf } from '../config.js';
 import type { ServerContext } from '../context.js';
 import { perContext } from '../per-context.js';
@@ -12,7 +12,7 @@ import type { FrontAnswer, FrontDoor } from '../front-door.js';
 import { HttpError, notFound } from '../errors.js';
 import { acceptFormBodies } from '../http.js';
 import { JSON_TYPE, routes, serialized } from '../operations.js';
-import { statusWatchOf } from '../services/status-live.js';
+import { statusWatchOf } from '../services/status-pages/status-live.js';
 import {
   confirmLinkWorks,
   confirmSubscription,
@@ -20,7 +20,7 @@ import {
   removeSubscriber,
   subscribe,
   unsubscribe,
-} from '../services/status-subscriptions.js';
+} from '../services/status-pages/status-subscriptions.js';
 import { acceptsEncoding, codingOf, CUSTOM_DOMAIN_ROBOTS_TXT, sendAnswer, sendRobots } from './web.js';
 import {
   createStatusPage,
@@ -29,7 +29,7 @@ import {
   listStatusPages,
   updateStatusPage,
   verifyStatusPageDomain,
-} from '../services/status-pages.js';
+} from '../services/status-pages/status-pages.js';
 import {
   componentOf,
   heldStatusAnswer,
@@ -42,8 +42,8 @@ import {
   statusView,
   summaryOf,
   type StatusTarget,
-} from '../services/status-view.js';
-import { mayRead, requireReader, unlockPage } from '../services/status-access.js';
+} from '../services/status-pages/status-view.js';
+import { mayRead, requireReader, unlockPage } from '../services/status-pages/status-access.js';
 import { renderAtomFeed } from '../status-render/atom.js';
 import { renderBadgeSvg, statusBadge, uptimeBadge } from '../status-render/badge-svg.js';
 import {

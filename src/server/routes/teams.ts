@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { teamOperations } from '../../contract/operations/teams.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { keptTeamAnswer, keptTeamsAnswer } from '../services/catalogue-cache.js';
-import { addMember, changeMemberRole, listMembers, removeMember } from '../services/team-members.js';
+import { keptTeamAnswer, keptTeamsAnswer } from '../cache/catalogue-cache.js';
+import { addMember, changeMemberRole, listMembers, removeMember } from '../services/catalogue/team-members.js';
 import {
   clearTeamIcon,
   createTeam,
@@ -15,7 +15,7 @@ import {
   setTeamIcon,
   updateTeam,
   updateTeamPolicies,
-} from '../services/teams.js';
+} from '../services/catalogue/teams.js';
 import { readIconUpload } from './uploads.js';
 
 export function teamRoutes(ctx: ServerContext) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { userOperations } from '../../contract/operations/users.js';
 import type { ServerContext } from '../context.js';
 import { routes } from '../operations.js';
-import { keptUserAnswer, keptUsersAnswer } from '../services/catalogue-cache.js';
+import { keptUserAnswer, keptUsersAnswer } from '../cache/catalogue-cache.js';
 import {
   changeRole,
   clearUserIcon,
@@ -11,7 +11,7 @@ import {
   searchUsers,
   setUserIcon,
   updateProfile,
-} from '../services/users.js';
+} from '../services/accounts/users.js';
 import { readIconUpload } from './uploads.js';
 
 export function userRoutes(ctx: ServerContext) {

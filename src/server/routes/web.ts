@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Answer } from '../answer-cache.js';
+import type { Answer } from '../cache/answer-cache.js';
 import type { ServerContext } from '../context.js';
 import { workspaceOfHost } from '../http.js';
 

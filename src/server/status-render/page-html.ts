@@ -291,7 +291,7 @@ function dayItem(day: StatusComponent['days'][number]): string {
 
 /**
  * A component's HTML, kept with it: a page's view gives again the very component object whose content did not
- * change (services/status-view.ts), and a page of 500 components is 45,000 bars.
+ * change (services/status-pages/status-view.ts), and a page of 500 components is 45,000 bars.
  */
 const renderedItems = { 3: new WeakMap<StatusComponent, Buffer>(), 4: new WeakMap<StatusComponent, Buffer>() };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRow, WorkspaceRow } from '../../../src/server/db/schema.js';
-import { CallerCache, clientCacheKey, type CachedCaller } from '../../../src/server/services/caller-cache.js';
+import { CallerCache, clientCacheKey, type CachedCaller } from '../../../src/server/caller-cache.js';
 
 const workspace = {
   id: 'w1',

@@ -65,7 +65,7 @@ export function noticesMigration() {
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('seen_at', 'bigint', (c) => c.notNull())
         .execute();
-      // Complete past days of the daily-health report, computed once from the transition log (services/health.ts).
+      // Complete past days of the daily-health report, computed once from the transition log (services/health/health.ts).
       await db.schema
         .createTable('health_daily')
         .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))

@@ -5,7 +5,7 @@ import { createVersionTriggers, type VersionedTable } from './version-triggers.j
 /**
  * A version of each workspace's catalogue (issue 18): bumped by every write to a column that a catalogue read
  * shows or decides visibility by (a service, a team, a user, a membership, a star), so a process may keep those
- * reads' answers until any process changes one (services/catalogue-cache.ts). Passwords and search texts are
+ * reads' answers until any process changes one (cache/catalogue-cache.ts). Passwords and search texts are
  * left out: no answer shows them (the search text follows the name, handle and description).
  */
 export const CATALOGUE_TABLES: readonly VersionedTable[] = [

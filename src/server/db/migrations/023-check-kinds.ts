@@ -21,7 +21,7 @@ export function checkKindsMigration() {
         ['grace', 'integer'],
         ['schedule', 'text'],
         ['time_zone', 'text'],
-        // The ping token: its SHA-256 to find the check by, and the token sealed (services/secret-box.ts) to
+        // The ping token: its SHA-256 to find the check by, and the token sealed (crypto/secret-box.ts) to
         // show the URL to editors again; a copy of the database alone cannot ping.
         ['ping_token_hash', 'text'],
         ['ping_token_sealed', 'text'],

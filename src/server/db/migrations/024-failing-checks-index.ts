@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * A service's health is recomputed from its failing checks at every change of one (services/check-health.ts):
+ * A service's health is recomputed from its failing checks at every change of one (services/catalogue/service-health.ts):
  * an index on the failing flag keeps that a lookup, not a scan of every check of the service.
  */
 export function failingChecksIndexMigration() {

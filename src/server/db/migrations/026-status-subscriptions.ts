@@ -16,7 +16,7 @@ export function statusSubscriptionsMigration() {
         .addColumn('page_id', 'text', (c) => c.notNull().references('status_pages.id').onDelete('cascade'))
         .addColumn('email', 'text')
         .addColumn('webhook_url', 'text')
-        /** The webhook's signing secret, sealed (services/secret-box.ts). */
+        /** The webhook's signing secret, sealed (crypto/secret-box.ts). */
         .addColumn('secret_sealed', 'text')
         /** JSON array of service ids; null: the whole page. */
         .addColumn('components', 'text')

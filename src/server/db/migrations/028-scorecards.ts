@@ -5,7 +5,7 @@ import { createVersionTriggers, type VersionedTable } from './version-triggers.j
 /**
  * What a scorecard read shows besides the catalogue: the definitions, the results and the exemptions. Every write
  * to them bumps the workspace's scorecard version, so a process may keep those reads' answers while it stays
- * (services/catalogue-cache.ts), whichever process evaluates.
+ * (cache/catalogue-cache.ts), whichever process evaluates.
  */
 export const SCORECARD_TABLES: readonly VersionedTable[] = [
   {

@@ -9,7 +9,7 @@ import { CATALOGUE_TABLES } from './021-catalogue-version.js';
  * out, or a column its pages sort or filter by), `{list}:search` when it can move only its searches (a column
  * only searched); `members:{team}` and `member:{user}` for a membership (a team's
  * members, a user's teams); and `stars:{user}` for a user's stars. A process that kept answers reads the changes between the version it last saw and the one a request
- * reads, and drops only the answers that hold one of those ids or lists (services/catalogue-cache.ts).
+ * reads, and drops only the answers that hold one of those ids or lists (cache/catalogue-cache.ts).
  *
  * The last {@link KEPT_VERSIONS} versions of a workspace are kept; a process further behind drops all it kept.
  */

@@ -21,7 +21,7 @@ export function statusSubscriptionLimitsMigration() {
         .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
         /** `{notice id}:{history time}`, or `{notice id}:soon|start|end` for a maintenance window's moments. */
         .addColumn('event_key', 'text', (c) => c.notNull().unique())
-        /** The event as services/status-subscriptions.ts NoticeNews has it, JSON. */
+        /** The event as services/status-pages/status-subscriptions.ts NoticeNews has it, JSON. */
         .addColumn('news', 'text', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
         .addColumn('attempts', 'integer', (c) => c.notNull())

@@ -11,7 +11,7 @@ export const TRIGRAM = 3;
 
 /**
  * What a search looks for: its `q` trimmed and lowercased, as the searched texts are kept ('' for none). The
- * database's query and the kept answers' scopes (services/catalogue-cache.ts) read the same term.
+ * database's query and the kept answers' scopes (cache/catalogue-cache.ts) read the same term.
  */
 export function searchTerm(q: string | null | undefined): string {
   return q?.trim().toLowerCase() ?? '';

@@ -18,8 +18,8 @@ export interface ServiceScope {
   /** An API client: the team it acts for stands in for the user's memberships. */
   teamId?: string;
   /**
-   * The user's teams as the caller's viewer holds them (services/viewer.ts), comma-joined: the visibility rule
-   * then follows exactly the teams an answer is kept under (services/catalogue-cache.ts), not a membership
+   * The user's teams as the caller's viewer holds them (cache/viewer.ts), comma-joined: the visibility rule
+   * then follows exactly the teams an answer is kept under (cache/catalogue-cache.ts), not a membership
    * committed a moment later. Without it, the user's memberships are read in the query.
    */
   teamList?: string;
@@ -553,7 +553,7 @@ export async function addToStarredCount(db: Db, workspaceId: string, id: string,
 /**
  * The owner-only services of `teamIds` a page's filter (`q`) matches: how many, and how many of them sort at or
  * before `last` (by name, then handle, as the pages sort; all of them when there is no `last`). A member's page is
- * the page of the services everyone sees when none comes before its end (services/catalogue-cache.ts): the
+ * the page of the services everyone sees when none comes before its end (cache/catalogue-cache.ts): the
  * comparison is the database's own, in its collation.
  */
 export async function ownerOnlyMatches(
@@ -582,7 +582,7 @@ export async function ownerOnlyMatches(
 
 /**
  * A team's owner-only services and their searched texts (by the team index: a team owns a few), from which a
- * member's searches tell whether any of them matches without asking the database (services/catalogue-cache.ts).
+ * member's searches tell whether any of them matches without asking the database (cache/catalogue-cache.ts).
  */
 export function ownerOnlyServicesOf(db: Db, workspaceId: string, teamId: string) {
   return db

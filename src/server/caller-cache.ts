@@ -1,0 +1,163 @@
+import type { UserRow, WorkspaceRow } from './db/schema.js';
+
+export interface CachedCaller {
+  workspace: WorkspaceRow;
+  user: UserRow;
+  /** Set when an API client (client_credentials token) is calling: see services/auth.ts. */
+  client?: ClientPrincipal;
+}
+
+/** An API client acting for its team, with the scopes its token grants. */
+export interface ClientPrincipal {
+  /** The client row's id (not its public client_id). */
+  id: string;
+  handle: string;
+  teamId: string;
+  /** The secret's version when this was read; a token of another version is refused. */
+  secretVersion: number;
+  scopes: readonly string[];
+}
+
+/** The cache key of an API client's entry (clients share the cache with sessions). */
+export const clientCacheKey = (clientId: string) => `client:${clientId}`;
+
+/** A caller the cache holds, and whether it may be given as it is or must first be checked against changes. */
+export interface HeldCaller {
+  caller: CachedCaller;
+  /** False once its time (BEACON_AUTH_CACHE_TTL_MS) is up: {@link CallerCache.renew} it after following changes. */
+  fresh: boolean;
+}
+
+interface Entry {
+  caller: CachedCaller;
+  /** Until when it is given without following the workspace's changes. */
+  until: number;
+  /** When its session ends (a client's entry: never; its tokens expire on their own). */
+  endsAt: number;
+}
+
+/**
+ * Remembers who is behind a live session or an API client, so an authenticated read costs no query. Writes in this
+ * process that change a caller (logout, password reset, role or profile change, deletion, workspace status, a
+ * client's secret) forget the affected entries at once. Every such write, whichever process makes it, also logs
+ * its scope in the workspace's catalogue changes (`session:{id}`, the user's id, `workspace:{id}`, `client:{id}`;
+ * migrations 032 and 036), and the process that follows those changes (cache/catalogue-cache.ts) hands each to
+ * {@link forgetScope}. An entry is given as it is for the TTL (BEACON_AUTH_CACHE_TTL_MS; 0 turns the cache off);
+ * after it the request follows the workspace's changes first (a version read) and {@link renew}s what is still
+ * held, where it used to read the caller again. So another process's change shows within the TTL, and at once on
+ * the reads that follow the catalogue.
+ *
+ * An entry read while a change was being followed is not kept ({@link epoch}): the change may have come after
+ * the read, and would not be followed again.
+ */
+export class CallerCache {
+  private readonly entries = new Map<string, Entry>();
+  /** The keys of each user's entries. */
+  private readonly byUser = new Map<string, Set<string>>();
+  private forgets = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** Moves on with every forget: an entry read before a forget and kept after it might have missed it. */
+  get epoch(): number {
+    return this.forgets;
+  }
+
+  get(key: string, now: number): HeldCaller | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.endsAt <= now) {
+      this.delete(key);
+      return undefined;
+    }
+    return { caller: entry.caller, fresh: entry.until > now };
+  }
+
+  /** Keeps `caller` under `key`, unless something was forgotten since `epoch` (read before the caller was). */
+  set(key: string, caller: CachedCaller, now: number, epoch: number, endsAt = Infinity): void {
+    if (this.ttlMs <= 0 || epoch !== this.forgets) return;
+    this.delete(key);
+    if (this.entries.size >= this.maxEntries) this.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { caller, until: now + this.ttlMs, endsAt });
+    const userId = caller.user.id;
+    let keys = this.byUser.get(userId);
+    if (!keys) this.byUser.set(userId, (keys = new Set()));
+    keys.add(key);
+  }
+
+  /** The entry under `key` stays as it is for another TTL (its workspace's changes were just followed). */
+  renew(key: string, now: number): void {
+    const entry = this.entries.get(key);
+    if (entry) entry.until = now + this.ttlMs;
+  }
+
+  /** A scope a followed change touched (see the class's note): the entries it names are forgotten. */
+  forgetScope(scope: string): void {
+    if (scope.startsWith('session:')) this.forgetSession(scope.slice('session:'.length));
+    else if (scope.startsWith('client:')) this.forgetClient(scope.slice('client:'.length));
+    else if (scope.startsWith('workspace:')) this.forgetWorkspace(scope.slice('workspace:'.length));
+    // A row's id: a user's, or a service's or team's that names no entry.
+    else this.forgetUser(scope);
+  }
+
+  forgetSession(sessionId: string): void {
+    this.forgets++;
+    this.delete(sessionId);
+  }
+
+  forgetUser(userId: string): void {
+    this.forgets++;
+    for (const key of this.byUser.get(userId) ?? []) this.delete(key);
+  }
+
+  /** After a client's secret is replaced or the client deleted: its tokens stop working at once. */
+  forgetClient(clientId: string): void {
+    this.forgets++;
+    this.delete(clientCacheKey(clientId));
+  }
+
+  forgetWorkspace(workspaceId: string): void {
+    this.forgets++;
+    for (const [key, entry] of this.entries) if (entry.caller.workspace.id === workspaceId) this.delete(key);
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    const userId = entry.caller.user.id;
+    const keys = this.byUser.get(userId);
+    keys?.delete(key);
+    if (keys?.size === 0) this.byUser.delete(userId);
+  }
+}
+
+/** What a verified access token stands for: a user's session, or an API client with the scopes it was given. */
+export type TokenSubject =
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'client'; clientId: string; secretVersion: number; scopes: readonly string[] };
+
+/** Verified access tokens and what each stands for, until they expire (signature and expiry never change). */
+export class VerifiedTokens {
+  private readonly entries = new Map<string, { subject: TokenSubject; expiresAt: number }>();
+
+  constructor(private readonly maxEntries = 10_000) {}
+
+  get(token: string, now: number): TokenSubject | undefined {
+    const entry = this.entries.get(token);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= now) {
+      this.entries.delete(token);
+      return undefined;
+    }
+    return entry.subject;
+  }
+
+  set(token: string, subject: TokenSubject, expiresAt: number): void {
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(token, { subject, expiresAt });
+  }
+}

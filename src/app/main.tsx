@@ -13,7 +13,7 @@ import { FullPageSpinner } from './components/status-screens.js';
 import { readAppConfig } from './config.js';
 import { UpdatePrompt } from './pwa/update-prompt.js';
 import { startSession } from './session/auth-context.js';
-import { SnackbarProvider } from './shell/snackbars.js';
+import { SnackbarProvider } from './components/snackbars.js';
 import { preloadScreen, WorkspaceApp } from './workspace-app.js';
 
 const config = readAppConfig();

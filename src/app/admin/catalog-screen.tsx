@@ -11,7 +11,7 @@ import type { CatalogEntity, CatalogPlanAnswer, CatalogSource } from '../../cont
 import type { SourceMode } from '../../domain/catalog-plan.js';
 import type { DescriptorFile } from '../../domain/descriptors.js';
 import { ApiError } from '../api/client.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { LinkButton } from '../components/link-button.js';
@@ -21,7 +21,7 @@ import { ListPaginator } from '../components/list-paginator.js';
 import { Spinner } from '../components/status-screens.js';
 import { servicePath, teamPath } from '../routing/paths.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import {
   applyPlan,
   CATALOG_PATH,

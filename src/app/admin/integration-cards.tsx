@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
 import { Link } from 'react-router-dom';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { LinkButton } from '../components/link-button.js';
 import { Spinner } from '../components/status-screens.js';
 import {

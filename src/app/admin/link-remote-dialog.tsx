@@ -3,10 +3,10 @@ import { useState, type FormEvent } from 'react';
 import { remoteOperations } from '../../contract/operations/dependencies.js';
 import { ApiError } from '../api/client.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { TextField } from '../components/form.js';
 import { PickerDialog } from '../components/picker-dialog.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { reloadRemotes } from './admin-api.js';
 
 const FORM_ID = 'link-remote-form';

@@ -3,10 +3,10 @@ import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { useState } from 'react';
 import { remoteOperations } from '../../contract/operations/dependencies.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { isNetworkFailure } from '../components/load-state.js';
 import { Spinner } from '../components/status-screens.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { getRemotesQueryOptions, reloadRemotes } from './admin-api.js';
 import { LinkRemoteDialog } from './link-remote-dialog.js';
 

@@ -11,11 +11,11 @@ import type { SsoProvider } from '../../contract/sso.js';
 import { SSO_HANDLE_PATTERN } from '../../contract/sso.js';
 import { ssoProviderOperations } from '../../contract/operations/sso.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { handleTyping, useSlugField } from '../components/form.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { getSsoProviderQueryOptions } from './integrations-api.js';
 
 export const SSO_CREATED = 'SSO Provider was created';

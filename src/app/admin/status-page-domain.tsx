@@ -5,9 +5,9 @@ import { Tag } from 'primereact/tag';
 import { useState } from 'react';
 import type { StatusPage } from '../../contract/status-pages.js';
 import { ApiError } from '../api/client.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { fromNow } from '../components/from-now.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { storeStatusPage, verifyStatusPageDomain } from './status-pages-api.js';
 
 export const DOMAIN_VERIFIED = 'The domain is verified: it serves the page';

@@ -10,7 +10,7 @@ import { STATUS_PAGE_HANDLE_PATTERN, statusPageCreate, type StatusPage } from '.
 import { STATUS_PAGE_ACCESS, UPSTREAM_DEPTH, type StatusPageAccess } from '../../domain/status-pages.js';
 import { messages } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
 import {
   EditorSubmit,
@@ -25,7 +25,7 @@ import { PickerDialog } from '../components/picker-dialog.js';
 import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
 import { TextAreaField } from '../components/text-area-field.js';
 import { getServiceQueryOptions } from '../services/index.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import {
   ACCESS_LABELS,
   createStatusPage,

@@ -6,9 +6,9 @@ import { Dialog } from 'primereact/dialog';
 import { Tag } from 'primereact/tag';
 import { useEffect, useRef, useState } from 'react';
 import type { StatusSubscriber } from '../../contract/status-pages.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { Spinner } from '../components/status-screens.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import {
   forgetStatusSubscriber,
   getStatusSubscribersQueryOptions,

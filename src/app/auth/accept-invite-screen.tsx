@@ -5,7 +5,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { inviteOperations } from '../../contract/operations/invites.js';
 import { isHandle, isRequired, isStrongPassword, messages } from '../../domain/validators.js';
 import { handleTyping, useShownErrors, useSlugField } from '../components/form.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { useAuth } from '../session/auth-context.js';
 import { AccountFields } from './account-fields.js';
 import { AuthCard } from './auth-card.js';

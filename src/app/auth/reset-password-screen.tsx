@@ -5,7 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { passwordOperations } from '../../contract/operations/passwords.js';
 import { isRequired, isStrongPassword, messages } from '../../domain/validators.js';
 import { errorMessage, TextField, useShownErrors } from '../components/form.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { useAuth } from '../session/auth-context.js';
 import { AuthCard } from './auth-card.js';
 

@@ -7,10 +7,10 @@ import type { AccountSubscription, BillingAccount } from '../../contract/billing
 import { billingOperations } from '../../contract/operations/billing.js';
 import { cardBrandName, formatBillingDate, formatCents, overviewCase } from '../../domain/billing.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import {
   CANCEL_FAILED,
   getBillingAccountQueryOptions,

@@ -6,10 +6,10 @@ import type { Invoice } from '../../contract/billing.js';
 import { billingOperations } from '../../contract/operations/billing.js';
 import { formatBillingDate, formatCents } from '../../domain/billing.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import {
   getInvoicesQueryOptions,
   getPaymentMethodsQueryOptions,

@@ -1,7 +1,7 @@
 import { ProgressSpinner } from 'primereact/progressspinner';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from './snackbars.js';
 
 export type CallbackOutcome = { ok: true; message: string } | { ok: false; message: string };
 

@@ -8,13 +8,13 @@ import type { DependencyItem } from '../../contract/dependencies.js';
 import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
 import { dependencyOperations } from '../../contract/operations/dependencies.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { PickerDialog } from '../components/picker-dialog.js';
 import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
 import { servicePath } from '../routing/paths.js';
 import { HealthStatus } from '../services/index.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { getDependenciesQueryOptions, getDependentsQueryOptions } from './dependencies-api.js';
 
 /** Spec catalogue 10: the dependency toasts, as the product writes them. */

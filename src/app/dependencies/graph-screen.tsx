@@ -15,7 +15,7 @@ import {
   graphLayoutAlgorithm,
 } from '../../domain/graph.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { LastSynced, loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 import { MessageCard, Spinner } from '../components/status-screens.js';

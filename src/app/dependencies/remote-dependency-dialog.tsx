@@ -5,12 +5,12 @@ import type { Service } from '../../contract/catalogue.js';
 import type { RemoteService } from '../../contract/dependencies.js';
 import { dependencyOperations } from '../../contract/operations/dependencies.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { PickerDialog } from '../components/picker-dialog.js';
 import { AUTOCOMPLETE_DEBOUNCE_MS } from '../components/profile-search.js';
 import { HealthStatus } from '../services/index.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 
 export const REMOTE_DEPENDENCY_ADDED = 'Service Dependency Added';
 export const REMOTE_DEPENDENCY_ADD_FAILED = 'Failed to add remote dependency';

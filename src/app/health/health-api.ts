@@ -6,7 +6,7 @@ import { healthOperations } from '../../contract/operations/health.js';
 import { dailyHealthReportFrom, type DailyHealthRollup } from '../../domain/health.js';
 import type { ApiClient } from '../api/client.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { rollupDailyHealthOffThread } from './rollup-client.js';
 import { servicePath } from '../routing/paths.js';
 

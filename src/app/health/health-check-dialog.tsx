@@ -18,7 +18,7 @@ import { TextField, useShownErrors } from '../components/form.js';
 import { TextAreaField } from '../components/text-area-field.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { useAuth } from '../session/auth-context.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { createHealthCheck, storeHealthCheck, testHealthCheck, updateHealthCheck } from './health-api.js';
 import {
   createBody,

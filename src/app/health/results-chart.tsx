@@ -34,7 +34,7 @@ import {
   type PingKind,
 } from '../../domain/check-card.js';
 import type { CheckResultsSummary, CheckState } from '../../domain/health.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { Spinner } from '../components/status-screens.js';
 import { ApexChart, type ApexOptions } from './apex-chart.js';
 import { getHealthCheckAggregatesQueryOptions, getHealthCheckResultsQueryOptions } from './health-api.js';

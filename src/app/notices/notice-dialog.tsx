@@ -19,7 +19,7 @@ import { isRequired, messages } from '../../domain/validators.js';
 import { useAuth } from '../session/auth-context.js';
 import { TextField, useShownErrors } from '../components/form.js';
 import { LabelledSelect } from '../components/labelled-select.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { noticeStatusLabel, noticeTypeLabel } from './notice-format.js';
 import { createNotice, refreshAfterNoticeWrite, updateNotice } from './notices-api.js';
 

@@ -5,8 +5,8 @@ import type { Service } from '../../contract/catalogue.js';
 import { pageOperations } from '../../contract/operations/pages.js';
 import type { Operation } from '../../contract/operation.js';
 import type { ApiClient } from '../api/client.js';
-import { useApi } from '../api/use-api.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useApi } from '../session/use-api.js';
+import { useSnackbar } from '../components/snackbars.js';
 
 export const POPUP_BLOCKED = 'Please disable your Pop-up blocker and try again.';
 

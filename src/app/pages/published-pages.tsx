@@ -8,7 +8,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
 import type { PublishedPage, PublishedSummary } from '../../contract/pages.js';
 import { DEFAULT_PAGE_SIZE, type Page } from '../../domain/pagination.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ListPaginator } from '../components/list-paginator.js';
 import { loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 import { NotFound, Spinner } from '../components/status-screens.js';

@@ -3,7 +3,7 @@ import { Button } from 'primereact/button';
 import { Card } from 'primereact/card';
 import { useNavigate } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { servicePath } from '../routing/paths.js';
 import { Markdown } from './markdown.js';
 import { formatPageTime } from './page-format.js';

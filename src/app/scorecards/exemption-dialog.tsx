@@ -4,11 +4,11 @@ import { InputText } from 'primereact/inputtext';
 import { useState } from 'react';
 import { scorecardOperations } from '../../contract/operations/scorecards.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { DialogFooter } from '../components/dialog-footer.js';
 import { LabelledControl, serverErrorsOf } from '../components/form.js';
 import { TextAreaField } from '../components/text-area-field.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 
 export const RULE_EXEMPTED = 'Rule exempted';
 export const EXEMPTION_ENDED = 'Exemption ended';

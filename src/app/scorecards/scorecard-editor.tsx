@@ -3,12 +3,12 @@ import { Card } from 'primereact/card';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Scorecard } from '../../contract/scorecards.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ConfirmDelete } from '../components/confirm-delete.js';
 import { LinkButton } from '../components/link-button.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { ScorecardForm } from './scorecard-form.js';
 import {
   deleteScorecard,

@@ -15,7 +15,7 @@ import {
   type Visibility,
 } from '../../domain/catalogue.js';
 import { SCORECARD_EVALUATORS } from '../../domain/scorecards.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
 import {
   EditorSubmit,
@@ -30,7 +30,7 @@ import { LabelledSelect } from '../components/labelled-select.js';
 import { PickerDialog } from '../components/picker-dialog.js';
 import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
 import { TextAreaField } from '../components/text-area-field.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import {
   bodyOf,
   draftErrors,

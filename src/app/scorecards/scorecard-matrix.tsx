@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Scorecard } from '../../contract/scorecards.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { LastSynced, loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 import { ListPaginator } from '../components/list-paginator.js';
 import { Spinner } from '../components/status-screens.js';

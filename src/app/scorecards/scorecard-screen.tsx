@@ -3,7 +3,7 @@ import { Card } from 'primereact/card';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { isAdminRole } from '../../domain/roles.js';
 import { NO_LEVEL_FILTER } from '../../domain/scorecards.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { LinkButton } from '../components/link-button.js';
 import { loadStateOf, NotAvailableOffline } from '../components/load-state.js';

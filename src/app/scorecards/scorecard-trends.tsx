@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import type { Scorecard, ScorecardHistory } from '../../contract/scorecards.js';
 import { levelName } from '../../domain/scorecards.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { servicePath } from '../routing/paths.js';
 import { levelColour } from './level-colours.js';
 import { getScorecardHistoryQueryOptions } from './scorecards-api.js';

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Scorecard } from '../../contract/scorecards.js';
 import { isAdminRole } from '../../domain/roles.js';
 import { levelName } from '../../domain/scorecards.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { LinkButton } from '../components/link-button.js';
 import { LastSynced, loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 import { Spinner } from '../components/status-screens.js';

@@ -7,7 +7,7 @@ import type { Service } from '../../contract/catalogue.js';
 import type { ServiceScorecard } from '../../contract/scorecards.js';
 import { failsOnText, levelName, nextLevel, RULE_STATE_LABELS } from '../../domain/scorecards.js';
 import { isAdminRole } from '../../domain/roles.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { useAuth } from '../session/auth-context.js';
 import { ExemptionDialog, useEndExemption } from './exemption-dialog.js';
 import { loadStateOf, NotAvailableOffline } from '../components/load-state.js';

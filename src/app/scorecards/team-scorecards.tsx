@@ -3,7 +3,7 @@ import { Card } from 'primereact/card';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Scorecard } from '../../contract/scorecards.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { loadStateOf, NotAvailableOffline } from '../components/load-state.js';
 import { Spinner } from '../components/status-screens.js';
 import { ScorecardMatrix } from './scorecard-matrix.js';

@@ -8,9 +8,9 @@ import { ManagedMark } from '../components/managed-mark.js';
 import { slackOperations } from '../../contract/operations/slack.js';
 import { SLACK_CHANNEL_PATTERN, type ServiceChannel } from '../../contract/slack.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { Spinner } from '../components/status-screens.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 
 export const CHANNEL_ADDED = 'Service Channel Added';
 export const CHANNEL_UPDATED = 'Service Channel Updated';

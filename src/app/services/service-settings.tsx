@@ -22,7 +22,7 @@ import { MANAGED_SERVICE_FIELDS, ManagedMark } from '../components/managed-mark.
 import { FieldGroup } from '../components/field-group.js';
 import { ImageSetting } from '../components/image-setting.js';
 import { ActionSelect } from '../components/labelled-select.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { OwnerSetting } from './owner-picker.js';
 import { deleteService, getOwnerTeamsQueryOptions, serviceEdits } from './service-api.js';
 import { ServiceLinksSetting } from './service-links.js';

@@ -6,7 +6,7 @@ import { Link } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
 import { formatDuration } from '../../domain/health.js';
 import { budgetLeftText, formatBurnRate, REPORTED_BURN_WINDOWS, sloSummary } from '../../domain/slo.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { formatNoticeTime } from '../notices/index.js';
 import { servicePath } from '../routing/paths.js';
 import { getSloStatusQueryOptions } from './slo-api.js';

@@ -5,11 +5,11 @@ import { useState, type FormEvent } from 'react';
 import type { Service } from '../../contract/catalogue.js';
 import { isSloTarget, SLO_WINDOW_DAYS, type SloWindowDays } from '../../domain/slo.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { errorMessage, TextField } from '../components/form.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { ManagedMark } from '../components/managed-mark.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { deleteSlo, getSloQueryOptions, setSlo } from './slo-api.js';
 
 const WINDOWS = SLO_WINDOW_DAYS.map((days) => ({ label: `${days} days`, value: String(days) }));

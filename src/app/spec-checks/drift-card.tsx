@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import type { Service } from '../../contract/catalogue.js';
 import type { ApiDrift } from '../../contract/spec-checks.js';
 import { plural } from '../../domain/words.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { formatNoticeTime } from '../notices/index.js';
 import { servicePath } from '../routing/paths.js';
 import { getDriftQueryOptions } from './spec-checks-api.js';

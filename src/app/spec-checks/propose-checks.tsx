@@ -7,12 +7,12 @@ import type { Service } from '../../contract/catalogue.js';
 import type { PublishedPage } from '../../contract/pages.js';
 import type { SpecProbe } from '../../contract/spec-checks.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { DialogFooter } from '../components/dialog-footer.js';
 import { errorMessage, TextField } from '../components/form.js';
 import { Spinner } from '../components/status-screens.js';
 import { createHealthCheck } from '../health/health-api.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { getSpecProbesQueryOptions } from './spec-checks-api.js';
 
 const NAME_MAX = 120;

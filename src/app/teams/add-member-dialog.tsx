@@ -3,10 +3,10 @@ import { useState } from 'react';
 import type { ProfileRef } from '../../contract/catalogue.js';
 import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
 import { teamOperations } from '../../contract/operations/teams.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { PickerDialog } from '../components/picker-dialog.js';
 import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 
 /**
  * The Add Member dialog, mounted while open (so it starts empty each time): 'Find user', Cancel and Add; Add

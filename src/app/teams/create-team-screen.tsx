@@ -8,7 +8,7 @@ import { teamOperations } from '../../contract/operations/teams.js';
 import { isHandle, isRequired, messages } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { handleTyping, serverErrorsOf, TextField, useShownErrors, useSlugField } from '../components/form.js';
 import { HandleField, useHandleAvailability } from '../components/handle-field.js';
 import { MessageCard, Spinner } from '../components/status-screens.js';

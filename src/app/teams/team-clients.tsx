@@ -9,10 +9,10 @@ import { clientCreate, type Client, type ClientCreate } from '../../contract/cli
 import { clientOperations } from '../../contract/operations/clients.js';
 import { CLIENT_SCOPES, WORKSPACE_WIDE_SCOPES, type ClientScope } from '../../domain/scopes.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { TextField, useShownErrors } from '../components/form.js';
 import { Spinner } from '../components/status-screens.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { getTeamClientsQueryOptions } from './teams-api.js';
 
 /** Spec catalogue 2.3: shown under a secret, which the server never gives out again. */

@@ -6,9 +6,9 @@ import type { Team } from '../../contract/catalogue.js';
 import { teamOperations } from '../../contract/operations/teams.js';
 import { TEAM_NOT_EMPTY } from '../../domain/catalogue.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ConfirmDelete } from '../components/confirm-delete.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { getTeamServiceCountQueryOptions } from './teams-api.js';
 
 export const DELETE_WARNING = 'Deleting a team is permanent and cannot be undone.';

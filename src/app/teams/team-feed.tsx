@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { FeedList } from '../components/feed-list.js';
 import { getTeamPublicFeedQueryOptions } from './teams-api.js';
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
 import type { Team } from '../../contract/catalogue.js';
 import { MAX_PAGE_SIZE } from '../../domain/pagination.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { Spinner } from '../components/status-screens.js';
 import { ServiceHealthHistory, ViewHealthChecksButton } from '../health/index.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';

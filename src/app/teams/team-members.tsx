@@ -10,14 +10,14 @@ import { TEAM_LIST_PAGE_SIZE, TEAM_ROLES, type TeamRole } from '../../domain/cat
 import type { Page } from '../../domain/pagination.js';
 import { capitalise } from '../../domain/roles.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { ListPaginator } from '../components/list-paginator.js';
 import { RowActions } from '../components/row-actions.js';
 import { Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { AddMemberDialog } from './add-member-dialog.js';
 import { getTeamMembersQueryOptions, invalidateTeam, teamCrumbs } from './teams-api.js';
 import { userPath } from '../routing/paths.js';

@@ -4,10 +4,10 @@ import type { Team, TeamPolicies } from '../../contract/catalogue.js';
 import { teamOperations } from '../../contract/operations/teams.js';
 import { VISIBILITIES, visibilityLabel, type Visibility } from '../../domain/catalogue.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ActionSelect } from '../components/labelled-select.js';
 import { Spinner } from '../components/status-screens.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 
 type Creators = 'admins' | 'members';
 const CREATOR_OPTIONS: Array<{ label: string; value: Creators }> = [

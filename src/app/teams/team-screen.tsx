@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Routes, useParams } from 'react-router-dom';
 import type { Team } from '../../contract/catalogue.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { SectionNav } from '../components/section-nav.js';
 import { MessageCard, NotFound, Spinner } from '../components/status-screens.js';

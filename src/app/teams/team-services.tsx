@@ -8,7 +8,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { Service, Team } from '../../contract/catalogue.js';
 import { healthLabel, TEAM_LIST_PAGE_SIZE, visibilityLabel } from '../../domain/catalogue.js';
 import type { Page } from '../../domain/pagination.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { ListPaginator } from '../components/list-paginator.js';
 import { Spinner } from '../components/status-screens.js';

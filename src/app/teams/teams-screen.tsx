@@ -7,7 +7,7 @@ import { Link } from 'react-router-dom';
 import type { Team } from '../../contract/catalogue.js';
 import { AVATAR_GROUP_MAX, TEAM_LIST_PAGE_SIZE } from '../../domain/catalogue.js';
 import type { SearchPage } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { ListPaginator } from '../components/list-paginator.js';
 import { SearchBox } from '../components/search-box.js';

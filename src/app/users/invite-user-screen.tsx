@@ -2,10 +2,10 @@ import { Button } from 'primereact/button';
 import { useState, type FormEvent } from 'react';
 import { inviteOperations } from '../../contract/operations/invites.js';
 import { ApiError } from '../api/client.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { TextField } from '../components/form.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 
 const FAILURE = 'Unable to send your invite';
 

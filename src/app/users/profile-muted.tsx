@@ -5,7 +5,7 @@ import type { MutedItem } from '../../contract/catalogue.js';
 import { muteOperations } from '../../contract/operations/mutes.js';
 import type { ApiClient } from '../api/client.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { Spinner } from '../components/status-screens.js';
 import { useWrite } from '../local/local-provider.js';
 import { changeMuteWrite, MUTE_OPTIONS, muteFlags, muteModeOf, unmuteWrite, type MuteMode } from './mute-writes.js';

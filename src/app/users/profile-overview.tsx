@@ -5,11 +5,11 @@ import { useNavigate } from 'react-router-dom';
 import type { User } from '../../contract/accounts.js';
 import { userOperations } from '../../contract/operations/users.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { useAuth } from '../session/auth-context.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { ConfirmDelete } from '../components/confirm-delete.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { UserPublicFeed } from './public-feed.js';
 
 export const NOT_SET = 'Not set';

@@ -8,7 +8,7 @@ import { keys } from '../api/query-keys.js';
 import { useAuth } from '../session/auth-context.js';
 import { FieldGroup } from '../components/field-group.js';
 import { ImageSetting } from '../components/image-setting.js';
-import { useSnackbar } from '../shell/snackbars.js';
+import { useSnackbar } from '../components/snackbars.js';
 import { WatchedServices } from './watched-services.js';
 
 type ProfilePatch = OperationInput<typeof userOperations.updateUser>['body'];

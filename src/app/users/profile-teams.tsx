@@ -3,7 +3,7 @@ import { Column } from 'primereact/column';
 import { DataTable } from 'primereact/datatable';
 import { Link } from 'react-router-dom';
 import type { Team } from '../../contract/catalogue.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { ProfileAvatar } from '../components/avatar.js';
 import { Spinner } from '../components/status-screens.js';
 import { teamPath } from '../routing/paths.js';

@@ -4,7 +4,7 @@ import { InputSwitch } from 'primereact/inputswitch';
 import { watchedServiceOperations } from '../../contract/operations/watched-services.js';
 import type { ApiClient } from '../api/client.js';
 import { keys } from '../api/query-keys.js';
-import { useApi } from '../api/use-api.js';
+import { useApi } from '../session/use-api.js';
 import { Spinner } from '../components/status-screens.js';
 import { useWrite } from '../local/local-provider.js';
 import { MUTE_ALL, muteWrite, unmuteWrite } from './mute-writes.js';

@@ -5,7 +5,7 @@ import { vi } from 'vitest';
 import type { User } from '../../../src/contract/accounts.js';
 import type { Service, Team } from '../../../src/contract/catalogue.js';
 import { AuthProvider, useAuth } from '../../../src/app/session/auth-context.js';
-import { SnackbarProvider } from '../../../src/app/shell/snackbars.js';
+import { SnackbarProvider } from '../../../src/app/components/snackbars.js';
 
 /** What the stubbed server saw. */
 export interface Call {

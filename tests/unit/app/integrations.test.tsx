@@ -18,7 +18,7 @@ import { CallbackScreen, type CallbackOutcome } from '../../../src/app/component
 import { LocalProvider } from '../../../src/app/local/local-provider.js';
 import { ServiceChannels } from '../../../src/app/services/service-channels.js';
 import { BreadcrumbBar, BreadcrumbProvider } from '../../../src/app/shell/breadcrumb.js';
-import { SnackbarProvider } from '../../../src/app/shell/snackbars.js';
+import { SnackbarProvider } from '../../../src/app/components/snackbars.js';
 import ConnectSlackCallback from '../../../src/app/users/connect-slack-callback.js';
 import { localCode } from './local-code.js';
 import { deleteLocalDb } from '../../../src/local/db.js';

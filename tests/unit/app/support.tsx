@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { vi } from 'vitest';
 import { AuthProvider } from '../../../src/app/session/auth-context.js';
-import { SnackbarProvider } from '../../../src/app/shell/snackbars.js';
+import { SnackbarProvider } from '../../../src/app/components/snackbars.js';
 import { LocationProbe, respond, workspace } from './app-kit.js';
 
 export interface Call {

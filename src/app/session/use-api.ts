@@ -1,5 +1,5 @@
-import { useAuth } from '../session/auth-context.js';
-import type { ApiClient } from './client.js';
+import { useAuth } from './auth-context.js';
+import type { ApiClient } from '../api/client.js';
 
 /** The API client of the signed-in session (every feature's one way to the server). */
 export function useApi(): ApiClient {

@@ -8,6 +8,8 @@
  * - In src/app, the kernel (api, session, local, components, shell, routing, pwa, config) never imports a
  *   feature; a feature imports the kernel and another feature only through that feature's index.ts. The files
  *   at the top of src/app compose the features (routes, sections, write kinds) and may import any of them.
+ * - In src/server, the areas of services/ stand on each other one way (SERVER_AREAS); services, cache and crypto
+ *   never import what is above them (routes, jobs, the demo, the server's assembly).
  */
 export const APP_KERNEL = ['api', 'session', 'local', 'components', 'shell', 'routing', 'pwa', 'config.ts'];
 export const APP_FEATURES = [
@@ -22,6 +24,10 @@ export const APP_FEATURES = [
   'dependencies',
   'admin',
   'notifications',
+  'billing',
+  'scorecards',
+  'slo',
+  'spec-checks',
 ];
 /** Where the app is put together: these may import any feature. */
 export const APP_COMPOSITION = [
@@ -32,6 +38,39 @@ export const APP_COMPOSITION = [
   'service-page.tsx',
   'write-kinds.ts',
 ];
+
+/**
+ * The areas of src/server/services and the areas each stands on (docs/architecture.md#the-server-areas); an area
+ * may import those and what they stand on, and no other area.
+ */
+export const SERVER_AREAS = {
+  billing: [],
+  accounts: ['billing'],
+  catalogue: ['accounts'],
+  health: ['catalogue'],
+  feeds: ['catalogue'],
+  chat: ['catalogue'],
+  reliability: ['catalogue'],
+  'status-pages': ['health'],
+  pages: ['health'],
+  notices: ['status-pages'],
+  descriptors: ['pages'],
+};
+/** What an area may import: the areas it stands on, and theirs in turn. */
+export function serverAreasBelow(area) {
+  const below = new Set();
+  const visit = (name) => {
+    for (const next of SERVER_AREAS[name]) {
+      if (below.has(next)) continue;
+      below.add(next);
+      visit(next);
+    }
+  };
+  visit(area);
+  return [...below];
+}
+/** Above the services: they never import these. */
+const SERVER_TOP = ['routes', 'jobs', 'demo', 'app.ts', 'main.ts', 'bootstrap.ts', 'operations.ts', 'http.ts'];
 
 const ours = [
   'src/domain',
@@ -65,6 +104,23 @@ export const boundaryZones = [
   },
   { target: 'src/local', from: ['src/app'], message: 'the local-first layer sits below the app' },
   { target: 'src/workers', from: ['src/app', 'src/local'], message: 'workers import only domain and contract' },
+  ...Object.keys(SERVER_AREAS).map((area) => ({
+    target: `src/server/services/${area}`,
+    from: Object.keys(SERVER_AREAS)
+      .filter((other) => other !== area && !serverAreasBelow(area).includes(other))
+      .map((other) => `src/server/services/${other}`),
+    message: `a server area imports only the areas it stands on (${area}: ${serverAreasBelow(area).join(', ') || 'none'})`,
+  })),
+  {
+    target: ['src/server/services', 'src/server/cache', 'src/server/crypto'],
+    from: SERVER_TOP.map((part) => `src/server/${part}`),
+    message: 'services, cache and crypto never import the routes, jobs, demo or the server assembly above them',
+  },
+  {
+    target: ['src/server/cache', 'src/server/crypto'],
+    from: ['src/server/services'],
+    message: 'the kept answers and the keys sit below the services',
+  },
   ...APP_KERNEL.map((kernel) => ({
     target: `src/app/${kernel}`,
     from: [...APP_FEATURES, ...APP_COMPOSITION].map((part) => `src/app/${part}`),

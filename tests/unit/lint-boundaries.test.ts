@@ -50,4 +50,39 @@ describe('import boundaries', () => {
       await boundaryErrors('src/local/lint-fixture.ts', "export { keys } from '../app/api/query-keys.js';\n"),
     ).toEqual([expect.stringContaining('the local-first layer sits below the app')]);
   });
+
+  it('holds every feature folder to the index rule, the newer ones too', async () => {
+    const errors = await boundaryErrors(
+      'src/app/spec-checks/lint-fixture.ts',
+      "export { createHealthCheck } from '../health/health-api.js';\n",
+    );
+    expect(errors).toEqual([expect.stringContaining('features import each other only through index.ts')]);
+  });
+
+  it('lets a server area import the areas below it, and refuses one above', async () => {
+    expect(
+      await boundaryErrors(
+        'src/server/services/pages/lint-fixture.ts',
+        "export { flagSpecChecks } from '../health/spec-checks.js';\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'src/server/services/accounts/lint-fixture.ts',
+        "export { createHealthCheck } from '../health/health.js';\n",
+      ),
+    ).toEqual([expect.stringContaining('a server area imports only the areas it stands on')]);
+    expect(
+      await boundaryErrors(
+        'src/server/cache/lint-fixture.ts',
+        "export { authenticateCookie } from '../services/accounts/auth.js';\n",
+      ),
+    ).toEqual([expect.stringContaining('the kept answers and the keys sit below the services')]);
+    expect(
+      await boundaryErrors(
+        'src/server/services/health/lint-fixture.ts',
+        "export { route } from '../../operations.js';\n",
+      ),
+    ).toEqual([expect.stringContaining('never import the routes, jobs, demo or the server assembly')]);
+  });
 });

@@ -3,3 +3,4 @@ export { healthChecksSection } from './health-sections.js';
 export { OverallHealthCard } from './overall-health-card.js';
 export { ServiceHealthHistory, ViewHealthChecksButton } from './daily-health-bars.js';
 export { inWorker as inHealthWorker } from './rollup-client.js';
+export { createHealthCheck } from './health-api.js';

@@ -11,7 +11,7 @@ import { useApi } from '../session/use-api.js';
 import { DialogFooter } from '../components/dialog-footer.js';
 import { errorMessage, TextField } from '../components/form.js';
 import { Spinner } from '../components/status-screens.js';
-import { createHealthCheck } from '../health/health-api.js';
+import { createHealthCheck } from '../health/index.js';
 import { useSnackbar } from '../components/snackbars.js';
 import { getSpecProbesQueryOptions } from './spec-checks-api.js';
 

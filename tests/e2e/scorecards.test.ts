@@ -91,7 +91,10 @@ describe('scorecards in the browser', () => {
     await page.getByRole('heading', { name: 'Scorecards', level: 1 }).waitFor();
     await page.getByText('What every service we run should have.').waitFor();
     // The demo's own scorecards are listed too: read this one's spread.
-    await page.getByRole('article', { name: 'Production readiness' }).getByText(/^No level: \d+$/).waitFor();
+    await page
+      .getByRole('article', { name: 'Production readiness' })
+      .getByText(/^No level: \d+$/)
+      .waitFor();
     await screenshot(page, 'scorecards-390');
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
 

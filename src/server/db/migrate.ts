@@ -110,12 +110,25 @@ function applied(outcome: MigrationResultSet): string[] {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/**
+ * Kysely finds its bookkeeping tables by listing the tables of every schema it may use; a schema another
+ * connection drops meanwhile (another install, a parallel test run) makes that listing fail with "schema … does
+ * not exist" (3F000) though ours is whole. Migrating is idempotent under Kysely's lock, so it is tried again.
+ */
+async function withoutDroppedSchemaRace(handle: DatabaseHandle, run: () => Promise<MigrationResultSet>) {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await run();
+    const code = (outcome.error as { code?: unknown } | undefined)?.code;
+    if (handle.engine !== 'postgres' || code !== '3F000' || attempt === 3) return applied(outcome);
+  }
+}
+
 /** Applies every pending migration; throws with the failing migration's error. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  return applied(await migratorOf(handle).migrateToLatest());
+  return withoutDroppedSchemaRace(handle, () => migratorOf(handle).migrateToLatest());
 }
 
 /** Applies the pending migrations up to `name`, included (tests of a migration on rows made before it). */
 export async function migrateTo(handle: DatabaseHandle, name: string): Promise<string[]> {
-  return applied(await migratorOf(handle).migrateTo(name));
+  return withoutDroppedSchemaRace(handle, () => migratorOf(handle).migrateTo(name));
 }

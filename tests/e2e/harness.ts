@@ -173,10 +173,13 @@ export async function waitUntilKept(
   );
 }
 
-/** Waits until the screen's content is there (its main region, no spinner left in it). */
+/**
+ * Waits until the screen's content is there (its main region, no spinner left in it). A spinner is a progressbar
+ * without a value; one with a value is a gauge that stays (an SLO's error budget left).
+ */
 export async function settled(page: Page): Promise<void> {
   await page.locator('main').first().waitFor();
-  await page.waitForFunction(() => !document.querySelector('main [role="progressbar"]'));
+  await page.waitForFunction(() => !document.querySelector('main [role="progressbar"]:not([aria-valuenow])'));
 }
 
 /**

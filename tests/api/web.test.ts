@@ -14,6 +14,10 @@ beforeAll(async () => {
   // A stand-in build, so the server's page handling is tested whether or not `vite build` ran.
   const webDir = mkdtempSync(join(tmpdir(), 'beacon-web-'));
   writeFileSync(join(webDir, 'index.html'), '<html><head><!--beacon-config--></head><body>app</body></html>');
+  writeFileSync(
+    join(webDir, 'login.html'),
+    '<html><head><!--beacon-config--></head><body><div id="root"><h1>Log in</h1></div></body></html>',
+  );
   writeFileSync(join(webDir, 'sw.js'), 'self.x = 1;');
   writeFileSync(join(webDir, 'manifest.webmanifest'), '{"name":"Beacon"}');
   mkdirSync(join(webDir, 'assets'));
@@ -37,6 +41,29 @@ describe('the web app', () => {
         '<meta name="beacon-config" content="{&quot;baseDomain&quot;:&quot;localhost&quot;,&quot;signupHost&quot;:&quot;signup.localhost&quot;}" />',
       );
     }
+  });
+
+  it('answers a workspace’s /login with the prerendered card, compressed and uncached; the root host the plain page', async () => {
+    const login = await server.app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { host: hostOf('acme'), 'accept-encoding': 'br' },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(login.headers['cache-control']).toBe('no-cache');
+    expect(login.headers['content-encoding']).toBe('br');
+    const page = brotliDecompressSync(login.rawPayload).toString();
+    expect(page).toContain('<div id="root"><h1>Log in</h1></div>');
+    expect(page).toContain('<meta name="beacon-config"');
+    const withQuery = await server.app.inject({
+      method: 'GET',
+      url: '/login?registered=1',
+      headers: { host: hostOf('acme') },
+    });
+    expect(withQuery.body).toContain('<h1>Log in</h1>');
+    const root = await server.app.inject({ method: 'GET', url: '/login', headers: { host: 'localhost:8080' } });
+    expect(root.statusCode).toBe(200);
+    expect(root.body).toContain('<body>app</body>');
   });
 
   it('serves hashed assets for good, the service worker and manifest never cached, the manifest with its type', async () => {

@@ -77,21 +77,63 @@ export default function LoginScreen() {
   };
 
   return (
-    <AuthCard title={state.workspace ? `Log in to ${state.workspace.name}` : 'Log in'}>
-      <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
-        {registered && !error && (
-          <Message severity="success" text={WORKSPACE_CREATED} className="w-full justify-content-start" />
-        )}
-        {error && <Message severity="error" text={messages.loginFailed} className="w-full justify-content-start" />}
-        {ssoError && !error && <Message severity="error" text={ssoError} className="w-full justify-content-start" />}
+    <LoginView
+      title={state.workspace ? `Log in to ${state.workspace.name}` : 'Log in'}
+      email={email}
+      password={password}
+      onEmail={change(setEmail)}
+      onPassword={change(setPassword)}
+      onSubmit={submit}
+      canSubmit={valid && !submitting}
+      submitting={submitting}
+      notices={[
+        ...(registered && !error ? [{ severity: 'success' as const, text: WORKSPACE_CREATED }] : []),
+        ...(error ? [{ severity: 'error' as const, text: messages.loginFailed }] : []),
+        ...(ssoError && !error ? [{ severity: 'error' as const, text: ssoError }] : []),
+      ]}
+      sso={ssoOption ? { name: ssoOption.name, href: ssoLoginHref(ssoOption.login_url, storedRedirect()) } : null}
+    />
+  );
+}
+
+export interface LoginViewProps {
+  title: string;
+  email: string;
+  password: string;
+  onEmail(value: string): void;
+  onPassword(value: string): void;
+  onSubmit(event: FormEvent): void;
+  canSubmit: boolean;
+  submitting: boolean;
+  notices: ReadonlyArray<{ severity: 'success' | 'error'; text: string }>;
+  sso: { name: string; href: string } | null;
+}
+
+/**
+ * The login card as it looks, without its state: the screen renders it, and the build renders it once to HTML
+ * (scripts/prerender-login.tsx) so a cold /login paints before the app's script has run.
+ */
+export function LoginView(props: LoginViewProps) {
+  const { notices, sso } = props;
+  return (
+    <AuthCard title={props.title}>
+      <form onSubmit={props.onSubmit} className="flex flex-column gap-3" noValidate>
+        {notices.map((notice) => (
+          <Message
+            key={notice.text}
+            severity={notice.severity}
+            text={notice.text}
+            className="w-full justify-content-start"
+          />
+        ))}
         <div className="flex flex-column gap-1">
           <label htmlFor="login-email">Email</label>
           <InputText
             id="login-email"
             type="email"
             autoComplete="email"
-            value={email}
-            onChange={(e) => change(setEmail)(e.target.value)}
+            value={props.email}
+            onChange={(e) => props.onEmail(e.target.value)}
           />
         </div>
         <div className="flex flex-column gap-1">
@@ -100,18 +142,15 @@ export default function LoginScreen() {
             id="login-password"
             type="password"
             autoComplete="current-password"
-            value={password}
-            onChange={(e) => change(setPassword)(e.target.value)}
+            value={props.password}
+            onChange={(e) => props.onPassword(e.target.value)}
           />
         </div>
-        <Button type="submit" label="Log In" disabled={!valid || submitting} loading={submitting} />
-        {ssoOption && (
-          <a
-            className="p-button p-component p-button-outlined justify-content-center no-underline"
-            href={ssoLoginHref(ssoOption.login_url, storedRedirect())}
-          >
+        <Button type="submit" label="Log In" disabled={!props.canSubmit} loading={props.submitting} />
+        {sso && (
+          <a className="p-button p-component p-button-outlined justify-content-center no-underline" href={sso.href}>
             <span className="p-button-icon p-button-icon-left pi pi-sign-in" aria-hidden="true" />
-            <span className="p-button-label flex-grow-0">{`Log in with ${ssoOption.name}`}</span>
+            <span className="p-button-label flex-grow-0">{`Log in with ${sso.name}`}</span>
           </a>
         )}
         <Link to="/forgot-password" className="text-center">

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Answer } from '../cache/answer-cache.js';
 import type { ServerContext } from '../context.js';
+import { workspaceLabelOf } from '../config.js';
 import { workspaceOfHost } from '../http.js';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
@@ -88,14 +89,24 @@ export async function registerWebApp(
       if (path.endsWith('.webmanifest')) res.header('content-type', 'application/manifest+json');
     },
   });
-  const page = { br: brotliCompressSync(html), gzip: gzipSync(html) };
-  const sendPage = (reply: FastifyReply) => {
+  const compressed = (text: string) => ({ text, br: brotliCompressSync(text), gzip: gzipSync(text) });
+  const page = compressed(html);
+  const send = (reply: FastifyReply, variant: typeof page) => {
     const accepted = reply.request.headers['accept-encoding'];
     const coding = acceptsEncoding(accepted, 'br') ? 'br' : acceptsEncoding(accepted, 'gzip') ? 'gzip' : null;
     reply.code(200).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     if (coding) reply.header('content-encoding', coding);
-    return reply.type('text/html; charset=utf-8').send(coding ? page[coding] : html);
+    return reply.type('text/html; charset=utf-8').send(coding ? variant[coding] : variant.text);
   };
+  const sendPage = (reply: FastifyReply) => send(reply, page);
+  // A workspace's /login with its card already in the page (scripts/prerender-login.tsx), when the build made it.
+  const loginFile = join(webDir, 'login.html');
+  if (existsSync(loginFile)) {
+    const login = compressed(renderIndexHtml(readFileSync(loginFile, 'utf8'), ctx));
+    app.get('/login', { schema: { hide: true } }, (request, reply) =>
+      workspaceLabelOf(request.headers.host, ctx.config.baseDomain) ? send(reply, login) : sendPage(reply),
+    );
+  }
   // The installed app carries its workspace's name ("Acme · Beacon"), so two installed workspaces can be told apart.
   const manifestFile = join(webDir, 'manifest.webmanifest');
   if (existsSync(manifestFile)) {

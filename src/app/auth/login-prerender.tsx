@@ -10,6 +10,7 @@ const ignore = () => undefined;
  * the app's script has run, and the app then renders the same card in its place. Not part of the app's bundle.
  */
 export function prerenderedLoginCard(): string {
+  // Read-only until the app renders its own card in its place: what is typed before that would be lost with it.
   return renderToStaticMarkup(
     <MemoryRouter initialEntries={['/login']}>
       <LoginView
@@ -25,5 +26,5 @@ export function prerenderedLoginCard(): string {
         sso={null}
       />
     </MemoryRouter>,
-  );
+  ).replaceAll('<input ', '<input readonly="" ');
 }

@@ -6,6 +6,11 @@ export async function insertClient(db: Db, row: ClientRow): Promise<void> {
   await db.insertInto('clients').values(row).execute();
 }
 
+/** A client row's scopes: the column holds them as a JSON array. */
+export function scopesOfClient(row: Pick<ClientRow, 'scopes'>): string[] {
+  return JSON.parse(row.scopes) as string[];
+}
+
 /** A team's clients by name. */
 export function listTeamClients(db: Db, workspaceId: string, teamId: string): Promise<ClientRow[]> {
   return db

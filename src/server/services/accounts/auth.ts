@@ -5,7 +5,7 @@ import { isClientScope, parseScopeParameter } from '../../../domain/scopes.js';
 import { messages } from '../../../domain/validators.js';
 import { isoNow, type ServerContext } from '../../context.js';
 import { HttpError, badRequest, forbidden, unauthorized } from '../../errors.js';
-import { findClientOnWorkspace } from '../../db/repositories/clients.js';
+import { findClientOnWorkspace, scopesOfClient } from '../../db/repositories/clients.js';
 import { loginFailuresSince, recordLoginFailure } from '../../db/repositories/login-failures.js';
 import {
   findLiveCaller,
@@ -227,10 +227,6 @@ function clientUser(client: ClientRow): UserRow {
   };
 }
 
-function clientScopes(client: ClientRow): string[] {
-  return JSON.parse(client.scopes) as string[];
-}
-
 /**
  * A client token is good while its client exists with the same secret version (a new secret or deleting the
  * client revokes its tokens; this process forgets the cache entry at once, others within the cache TTL). Its
@@ -254,7 +250,7 @@ async function authenticateClient(
       handle: client.handle,
       teamId: client.team_id,
       secretVersion: client.secret_version,
-      scopes: clientScopes(client),
+      scopes: scopesOfClient(client),
     };
     caller = { workspace, user: clientUser(client), client: principal };
     ctx.callers.set(key, caller, now, epoch);
@@ -295,7 +291,7 @@ export async function issueClientToken(
   if (workspace.status === 'inactive') throw forbidden('Workspace Inactive');
   const { client } = found;
   if (client.disabled_reason) throw unauthorized(`This client is disabled: ${client.disabled_reason}`);
-  const granted = clientScopes(client);
+  const granted = scopesOfClient(client);
   let scopes = granted;
   if (credentials.scope !== undefined && credentials.scope.trim() !== '') {
     const asked = parseScopeParameter(credentials.scope);

@@ -5,7 +5,7 @@ import { isoNow, type ServerContext } from '../../context.js';
 import { removeIcon, replaceIcon } from './icons.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { deleteAsset } from '../../db/repositories/assets.js';
-import { disableClientsGrantedBy } from '../../db/repositories/clients.js';
+import { disableClientsGrantedBy, scopesOfClient } from '../../db/repositories/clients.js';
 import { recordEvent } from '../../db/repositories/events.js';
 import { revokeUserSessions } from '../../db/repositories/sessions.js';
 import { guardedTransaction } from '../../db/transactions.js';
@@ -132,7 +132,7 @@ async function disableClientsOfFormerAdmin(
       data: {
         client: client.handle,
         name: client.name,
-        scopes: workspaceWideScopes(JSON.parse(client.scopes) as string[]),
+        scopes: workspaceWideScopes(scopesOfClient(client)),
       },
       created_at: now,
     });

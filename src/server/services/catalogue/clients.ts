@@ -7,6 +7,7 @@ import {
   findTeamClient,
   insertClient,
   listTeamClients,
+  scopesOfClient,
   updateClient as updateClientRow,
 } from '../../db/repositories/clients.js';
 import type { ClientRow } from '../../db/schema.js';
@@ -43,13 +44,9 @@ function grantedBy(caller: Caller, scopes: readonly string[]): string | null {
   return workspaceWideScopes(scopes).length > 0 ? caller.user.id : null;
 }
 
-function parseScopes(row: ClientRow): string[] {
-  return JSON.parse(row.scopes) as string[];
-}
-
 /** Whether `scopes` hold the same workspace-wide scopes as the client does (a team admin's edit keeps its granter). */
 function sameWideScopes(row: ClientRow, scopes: readonly string[]): boolean {
-  const before = workspaceWideScopes(parseScopes(row));
+  const before = workspaceWideScopes(scopesOfClient(row));
   const after = workspaceWideScopes(scopes);
   return before.length === after.length && before.every((scope) => after.includes(scope));
 }
@@ -60,7 +57,7 @@ function toClient(row: ClientRow, team: { id: string; handle: string }, secret?:
     handle: row.handle,
     name: row.name,
     description: row.description,
-    scopes: parseScopes(row) as Client['scopes'],
+    scopes: scopesOfClient(row) as Client['scopes'],
     client_id: row.client_id,
     ...(secret !== undefined ? { client_secret: secret } : {}),
     team: { id: team.id, handle: team.handle },
@@ -134,7 +131,8 @@ export async function updateClient(
 ): Promise<Client> {
   const { team, row } = await teamClient(ctx, caller, teamIdOrHandle, handle);
   // A disabled client's scopes are not held: granting them again is a grant.
-  if (input.scopes !== undefined) refuseUngrantable(caller, input.scopes, row.disabled_reason ? [] : parseScopes(row));
+  if (input.scopes !== undefined)
+    refuseUngrantable(caller, input.scopes, row.disabled_reason ? [] : scopesOfClient(row));
   const patch = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
@@ -166,7 +164,7 @@ export async function updateClientSecret(
   handle: string,
 ): Promise<Client> {
   const { team, row } = await teamClient(ctx, caller, teamIdOrHandle, handle);
-  const wide = workspaceWideScopes(parseScopes(row));
+  const wide = workspaceWideScopes(scopesOfClient(row));
   if (wide.length > 0 && !isAdminRole(caller.user.role)) {
     throw forbidden(
       `Only a workspace admin or owner can rotate the secret of a client with the scope ${wide.join(', ')}`,

@@ -614,6 +614,8 @@ const PUBLIC_ROUTES = [
   // The web app's pages and files (public; the app asks the API for everything else).
   'GET /',
   'GET /index.html',
+  // The login card prerendered at build time: the host's workspace is not in it (tests/api/web.test.ts).
+  'GET /login',
   // The installed app's manifest, named after the host's workspace (its name only).
   'GET /manifest.webmanifest',
   // The same rules for every host (status pages may be indexed, the app not): it names no workspace's data.

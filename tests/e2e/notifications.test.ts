@@ -1,10 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   apiCall,
   apiInviteAndJoin,
   apiToken,
+  axeViolations,
+  describeViolation,
   launchChromium,
   logIn,
   screenshot,
@@ -152,8 +153,7 @@ describe('notifications in the browser', () => {
     const item = panel.getByRole('link', { name: /Tallybook: Health changed from Good to Critical/ });
     await item.waitFor();
     await expect.poll(() => item.textContent()).toMatch(/\(unread\).*(seconds|minute) ago/);
-    const axe = await new AxeBuilder({ page }).include('#notifications-panel').analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect((await axeViolations(page, '#notifications-panel')).map(describeViolation)).toEqual([]);
     await screenshot(page, 'notifications-bell-desktop');
 
     await item.click();

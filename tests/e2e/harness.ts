@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
+import type * as Axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { MailCatcher } from '../support/mail-catcher.js';
 
@@ -305,7 +306,7 @@ export async function axeViolations(page: Page, include?: string): Promise<AxeRe
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(
     (context) =>
-      (window as unknown as { axe: typeof import('axe-core') }).axe
+      (window as unknown as { axe: typeof Axe }).axe
         .run(context ? { include: [context] } : document, { resultTypes: ['violations'] })
         .then((results) => results.violations),
     include ?? null,

@@ -53,6 +53,9 @@ async function commitWithoutWaitingForTheDisk(url: string): Promise<void> {
   try {
     const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(handle.db);
     await sql`alter database ${sql.id(rows[0]!.name)} set synchronous_commit = off`.execute(handle.db);
+  } catch {
+    // Two workers setting it at once may collide ("tuple concurrently updated"): the other one set it; and a
+    // database that refuses only makes the tests wait for the disk.
   } finally {
     await handle.close();
   }

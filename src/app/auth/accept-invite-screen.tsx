@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { inviteOperations } from '../../contract/operations/invites.js';
 import { isHandle, isRequired, isStrongPassword, messages } from '../../domain/validators.js';
+import { requiredThen } from './auth-checks.js';
 import { handleTyping, useShownErrors, useSlugField } from '../components/form.js';
 import { useSnackbar } from '../components/snackbars.js';
 import { useAuth } from '../session/auth-context.js';
@@ -28,16 +29,8 @@ export default function AcceptInviteScreen() {
   const send = useAuthSubmit();
   const form = useShownErrors({
     name: isRequired(name) ? null : messages.required,
-    handle: !isRequired(handle.value)
-      ? messages.required
-      : !isHandle(handle.value)
-        ? messages.joinHandleNotValid
-        : null,
-    password: !isRequired(password)
-      ? messages.required
-      : !isStrongPassword(password)
-        ? messages.passwordNotStrong
-        : null,
+    handle: requiredThen(handle.value, isHandle, messages.joinHandleNotValid),
+    password: requiredThen(password, isStrongPassword, messages.passwordNotStrong),
   });
 
   function submit(event: FormEvent) {

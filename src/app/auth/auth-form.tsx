@@ -76,32 +76,48 @@ export function useAuthSubmit() {
   return { submitting, error, run, change };
 }
 
-/** A new password (registering, joining, resetting), with its error once the field was left or a submit tried. */
-export function NewPasswordField<F extends string>({
-  id,
-  label = 'Password',
-  value,
-  onChange,
-  form,
-  field,
-}: {
+/** What the email and new password fields take: their value, and the form's shown errors (useShownErrors). */
+interface ShownFieldProps<F extends string> {
   id: string;
-  label?: string;
   value: string;
   onChange(value: string): void;
   form: { shown(field: F): string | null; touch(...fields: F[]): void };
   field: F;
-}) {
+}
+
+/** A field's error shows once the field was left or a submit tried. */
+const shownError = <F extends string>({ form, field }: ShownFieldProps<F>) => ({
+  onBlur: () => form.touch(field),
+  error: form.shown(field),
+});
+
+/** An email (registering, forgot password); `hint` says which one. */
+export function EmailField<F extends string>(props: ShownFieldProps<F> & { hint?: string }) {
   return (
     <TextField
-      id={id}
-      label={label}
+      id={props.id}
+      label="Email"
+      type="email"
+      autoComplete="email"
+      value={props.value}
+      onChange={props.onChange}
+      hint={props.hint}
+      {...shownError(props)}
+    />
+  );
+}
+
+/** A new password (registering, joining, resetting). */
+export function NewPasswordField<F extends string>(props: ShownFieldProps<F> & { label?: string }) {
+  return (
+    <TextField
+      id={props.id}
+      label={props.label ?? 'Password'}
       type="password"
       autoComplete="new-password"
-      value={value}
-      onChange={onChange}
-      onBlur={() => form.touch(field)}
-      error={form.shown(field)}
+      value={props.value}
+      onChange={props.onChange}
+      {...shownError(props)}
     />
   );
 }

@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { passwordOperations } from '../../contract/operations/passwords.js';
-import { isEmail, isRequired, messages } from '../../domain/validators.js';
-import { TextField, useShownErrors } from '../components/form.js';
+import { messages } from '../../domain/validators.js';
+import { isSentEmail, requiredThen } from './auth-checks.js';
+import { useShownErrors } from '../components/form.js';
 import { useAuth } from '../session/auth-context.js';
-import { AuthForm, AuthMessage, AuthSubmit, useAuthSubmit } from './auth-form.js';
+import { AuthForm, AuthMessage, AuthSubmit, EmailField, useAuthSubmit } from './auth-form.js';
 
 const SUCCESS = 'We emailed you a link to reset your password!';
 const FAILURE = 'There was an issue while trying to reset your password';
@@ -16,7 +17,7 @@ export default function ForgotPasswordScreen() {
   const [sent, setSent] = useState(false);
   const send = useAuthSubmit();
   const form = useShownErrors({
-    email: !isRequired(email) ? messages.required : !isEmail(email.trim()) ? messages.invalidEmail : null,
+    email: requiredThen(email, isSentEmail, messages.invalidEmail),
   });
 
   function submit(event: FormEvent) {
@@ -44,16 +45,7 @@ export default function ForgotPasswordScreen() {
       {!sent && (
         <>
           {/* A failure stays said while the email is corrected: it is about the last try. */}
-          <TextField
-            id="forgot-email"
-            label="Email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={setEmail}
-            onBlur={() => form.touch('email')}
-            error={form.shown('email')}
-          />
+          <EmailField id="forgot-email" value={email} onChange={setEmail} form={form} field="email" />
           <AuthSubmit label="Submit" disabled={!form.valid || send.submitting} pending={send.submitting} />
         </>
       )}

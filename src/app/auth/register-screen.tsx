@@ -4,7 +4,6 @@ import type { BodyOf, OperationOutput } from '../../contract/operation.js';
 import { registrationOperations } from '../../contract/operations/registration.js';
 import {
   isBetaCode,
-  isEmail,
   isHandle,
   isRequired,
   isStrongPassword,
@@ -15,7 +14,8 @@ import { ApiError, createApiClient } from '../api/client.js';
 import { errorMessage, handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
 import { readAppConfig, workspaceOrigin } from '../config.js';
 import { AccountFields } from './account-fields.js';
-import { AuthForm, AuthMessage, AuthSubmit, useAuthSubmit } from './auth-form.js';
+import { isSentEmail, requiredThen } from './auth-checks.js';
+import { AuthForm, AuthMessage, AuthSubmit, EmailField, useAuthSubmit } from './auth-form.js';
 
 type BetaChecked = OperationOutput<typeof registrationOperations.checkBetaKey>;
 
@@ -46,7 +46,7 @@ function BetaKeyStep({ initialCode, onChecked }: { initialCode: string; onChecke
   const [code, setCode] = useState(initialCode);
   const send = useAuthSubmit();
   const form = useShownErrors({
-    email: !isRequired(email) ? messages.required : !isEmail(email.trim()) ? messages.invalidEmail : null,
+    email: requiredThen(email, isSentEmail, messages.invalidEmail),
     code: isRequired(code) ? null : messages.required,
   });
 
@@ -67,16 +67,7 @@ function BetaKeyStep({ initialCode, onChecked }: { initialCode: string; onChecke
   return (
     <AuthForm title="Register" subtitle="Enter your email and the beta code you received." onSubmit={submit}>
       {send.error && <AuthMessage text={send.error} />}
-      <TextField
-        id="register-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onChange={send.change(setEmail)}
-        onBlur={() => form.touch('email')}
-        error={form.shown('email')}
-      />
+      <EmailField id="register-email" value={email} onChange={send.change(setEmail)} form={form} field="email" />
       <TextField
         id="register-beta-code"
         label="Beta Code"
@@ -107,21 +98,13 @@ function CreateWorkspaceStep({ checked, onRegistered }: { checked: BetaChecked; 
   const send = useAuthSubmit();
 
   const form = useShownErrors({
-    email: !isRequired(email) ? messages.required : !isEmail(email.trim()) ? messages.emailNotValid : null,
+    email: requiredThen(email, isSentEmail, messages.emailNotValid),
     name: isRequired(name) ? null : messages.required,
-    handle: !isRequired(handle.value) ? messages.required : !isHandle(handle.value) ? messages.handleNotValid : null,
-    password: !isRequired(password)
-      ? messages.required
-      : !isStrongPassword(password)
-        ? messages.passwordNotStrongLong
-        : null,
+    handle: requiredThen(handle.value, isHandle, messages.handleNotValid),
+    password: requiredThen(password, isStrongPassword, messages.passwordNotStrongLong),
     workspaceName: isRequired(workspaceName) ? null : messages.required,
     domain: domainError(domain.value),
-    betaCode: !isRequired(betaCode)
-      ? messages.required
-      : !isBetaCode(betaCode.trim())
-        ? messages.invalidBetaCode
-        : null,
+    betaCode: requiredThen(betaCode, (value) => isBetaCode(value.trim()), messages.invalidBetaCode),
   });
 
   function submit(event: FormEvent) {
@@ -149,16 +132,13 @@ function CreateWorkspaceStep({ checked, onRegistered }: { checked: BetaChecked; 
       {send.error && <AuthMessage text={send.error} />}
       <fieldset className="flex flex-column gap-3 border-none p-0 m-0">
         <legend className="font-semibold mb-2">Your account</legend>
-        <TextField
+        <EmailField
           id="register-owner-email"
-          label="Email"
-          type="email"
-          autoComplete="email"
           value={email}
           onChange={send.change(setEmail)}
-          onBlur={() => form.touch('email')}
+          form={form}
+          field="email"
           hint={EMAIL_HINT}
-          error={form.shown('email')}
         />
         <AccountFields
           prefix="register-owner"

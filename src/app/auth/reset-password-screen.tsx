@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { passwordOperations } from '../../contract/operations/passwords.js';
 import { isRequired, isStrongPassword, messages } from '../../domain/validators.js';
+import { requiredThen } from './auth-checks.js';
 import { errorMessage, useShownErrors } from '../components/form.js';
 import { useSnackbar } from '../components/snackbars.js';
 import { useAuth } from '../session/auth-context.js';
@@ -23,11 +24,7 @@ export default function ResetPasswordScreen() {
   const [confirm, setConfirm] = useState('');
   const send = useAuthSubmit();
   const form = useShownErrors({
-    password: !isRequired(password)
-      ? messages.required
-      : !isStrongPassword(password)
-        ? messages.passwordNotStrong
-        : null,
+    password: requiredThen(password, isStrongPassword, messages.passwordNotStrong),
     confirm: !isRequired(confirm) ? messages.required : confirm !== password ? messages.confirmPasswordMismatch : null,
   });
 

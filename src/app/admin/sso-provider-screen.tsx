@@ -13,6 +13,7 @@ import { ssoProviderOperations } from '../../contract/operations/sso.js';
 import { keys } from '../api/query-keys.js';
 import { useApi } from '../session/use-api.js';
 import { handleTyping, useSlugField } from '../components/form.js';
+import { HANDLE_RULE } from '../components/editor-handle.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../components/snackbars.js';
@@ -180,8 +181,6 @@ function SaveButton({
     </div>
   );
 }
-
-const HANDLE_RULE = 'Lower-case letters, digits and single hyphens';
 
 /**
  * General Settings: name, handle (filled from the name while new, fixed once created), default, enabled; Create

@@ -1,9 +1,8 @@
-import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useQueries } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
 import { RadioButton } from 'primereact/radiobutton';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
 import type { ProfileRef } from '../../contract/catalogue.js';
 import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
 import { STATUS_PAGE_HANDLE_PATTERN, statusPageCreate, type StatusPage } from '../../contract/status-pages.js';
@@ -11,21 +10,13 @@ import { STATUS_PAGE_ACCESS, UPSTREAM_DEPTH, type StatusPageAccess } from '../..
 import { messages } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
 import { useApi } from '../session/use-api.js';
-import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
-import {
-  EditorSubmit,
-  FieldError,
-  FixedHandleField,
-  FormCard,
-  FormErrors,
-  moveItem,
-  RowButton,
-} from '../components/form-parts.js';
+import { TextField, useShownErrors } from '../components/form.js';
+import { EditorFrame, EditorNameFields, firstErrorId, useEditorSave } from '../components/editor-form.js';
+import { editorHandleError } from '../components/editor-handle.js';
+import { FieldError, FormCard, moveItem, RowButton } from '../components/form-parts.js';
 import { PickerDialog } from '../components/picker-dialog.js';
 import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
-import { TextAreaField } from '../components/text-area-field.js';
 import { getServiceQueryOptions } from '../services/index.js';
-import { useSnackbar } from '../components/snackbars.js';
 import {
   ACCESS_LABELS,
   createStatusPage,
@@ -133,8 +124,6 @@ const FIELD_IDS: Record<Field, string> = {
   upstream_depth: 'status-page-upstream-depth',
 };
 
-export const HANDLE_RULE = 'Lower-case letters, digits and single hyphens';
-export const HANDLE_RESERVED = 'This handle is reserved';
 export const PASSWORD_REQUIRED = 'Set the password visitors will type';
 export const PASSWORD_SHORT = 'At least 8 characters';
 export const URL_INVALID = 'A URL starting with http:// or https://';
@@ -151,18 +140,7 @@ export function draftErrors(
   const domain = draft.custom_domain.trim().toLowerCase();
   return {
     title: draft.title.trim() === '' ? messages.required : draft.title.trim().length > 200 ? tooLong(200) : null,
-    handle: !creating
-      ? null
-      : handle === ''
-        ? messages.required
-        : handle.length > 64
-          ? tooLong(64)
-          : !STATUS_PAGE_HANDLE_PATTERN.test(handle)
-            ? HANDLE_RULE
-            : // The screen's own route: a page called "new" could not be opened for editing.
-              handle === 'new'
-              ? HANDLE_RESERVED
-              : null,
+    handle: editorHandleError(handle, { creating, pattern: STATUS_PAGE_HANDLE_PATTERN }),
     description: draft.description.trim().length > 2000 ? tooLong(2000) : null,
     logo_url: draft.logo_url.trim() && !shape.logo_url.safeParse(draft.logo_url.trim()).success ? URL_INVALID : null,
     password:
@@ -546,35 +524,23 @@ function useServiceInfo(groups: readonly DraftGroup[]) {
  * write-only. Errors show by their fields once touched or after a submit; the server's by what they name.
  */
 export function StatusPageForm({ page }: { page: StatusPage | null }) {
-  const api = useApi();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const { enqueue } = useSnackbar();
-  const creating = page === null;
   const [draft, setDraft] = useState(() => draftOf(page));
-  const slug = useSlugField(creating ? draft.title : '', handleTyping);
-  const handle = page ? page.handle : slug.value;
-  const hasPassword = page?.has_password ?? false;
-  const form = useShownErrors(draftErrors(draft, { handle, creating, hasPassword }));
-  const [refused, setRefused] = useState<PlacedErrors | null>(null);
-  const services = useServiceInfo(draft.groups);
-
-  const save = useMutation({
-    mutationFn: (sent: StatusPageDraft) =>
-      page ? updateStatusPage(api, page.handle, bodyOf(sent)) : createStatusPage(api, { handle, ...bodyOf(sent) }),
-    onSuccess: (saved) => {
-      storeStatusPage(queryClient, saved);
-      if (page) {
-        enqueue(STATUS_PAGE_UPDATED);
-      } else {
-        enqueue(STATUS_PAGE_CREATED);
-        navigate(statusPagePath(saved.handle), { replace: true });
-      }
-    },
-    // Refusals show in the form, by their fields (docs/decisions.md#open-decisions: a user must learn why), never only
-    // as a toast.
-    onError: (error, sent) => setRefused(placeErrors(error, sent, creating)),
+  const editor = useEditorSave({
+    saved: page,
+    name: draft.title,
+    create: (api, handle, sent: StatusPageDraft) => createStatusPage(api, { handle, ...bodyOf(sent) }),
+    update: (api, handle, sent: StatusPageDraft) => updateStatusPage(api, handle, bodyOf(sent)),
+    store: storeStatusPage,
+    created: STATUS_PAGE_CREATED,
+    updated: STATUS_PAGE_UPDATED,
+    pathOf: statusPagePath,
+    refusal: (error, sent) => placeErrors(error, sent, page === null),
   });
+  const { creating, handle, refused, setRefused } = editor;
+  const hasPassword = page?.has_password ?? false;
+  const errors = draftErrors(draft, { handle, creating, hasPassword });
+  const form = useShownErrors(errors);
+  const services = useServiceInfo(draft.groups);
 
   /** Changes the draft; a field's own server error goes once the field changes. */
   function change(fields: Partial<StatusPageDraft>) {
@@ -588,60 +554,33 @@ export function StatusPageForm({ page }: { page: StatusPage | null }) {
   const error = (field: Field): string | null => form.shown(field) ?? refused?.fields[field] ?? null;
 
   function submit(event: FormEvent) {
-    event.preventDefault();
     form.attempt();
-    if (save.isPending) return;
-    if (!form.valid) {
-      const errors = draftErrors(draft, { handle, creating, hasPassword });
-      const first = (Object.keys(FIELD_IDS) as Field[]).find((field) => errors[field]);
-      if (first) document.getElementById(FIELD_IDS[first])?.focus();
-      return;
-    }
-    setRefused(null);
-    save.mutate(draft);
+    editor.submit(event, draft, { valid: form.valid, firstError: () => firstErrorId(FIELD_IDS, errors) });
   }
 
   return (
-    <form className="flex flex-column gap-3" onSubmit={submit} noValidate aria-label="Status page">
+    <EditorFrame
+      label="Status page"
+      onSubmit={submit}
+      submitLabel={creating ? 'Create status page' : 'Save'}
+      pending={editor.pending}
+      errors={refused?.form}
+    >
       <FormCard title="Page" id="status-page-general">
-        <TextField
-          id={FIELD_IDS.title}
-          label="Title"
-          value={draft.title}
-          autoComplete="off"
-          onChange={(title) => {
-            change({ title });
-            slug.sourceChanged();
-          }}
-          onBlur={() => {
-            // A handle filled from the title is checked as soon as the title is done.
-            if (creating && !slug.edited) form.touch('title', 'handle');
-            else form.touch('title');
-          }}
-          error={error('title')}
-        />
-        <FixedHandleField
-          id={FIELD_IDS.handle}
-          handle={handle}
-          creating={creating}
+        <EditorNameFields
+          editor={editor}
+          form={form}
+          nameKey="title"
+          ids={{ name: FIELD_IDS.title, handle: FIELD_IDS.handle, description: FIELD_IDS.description }}
+          nameLabel="Title"
+          name={draft.title}
+          onName={(title) => change({ title })}
           noun="page"
           address={(value) => `/status/${value}`}
-          onChange={(value) => {
-            slug.edit(value);
-            if (refused?.fields.handle) setRefused({ ...refused, fields: { ...refused.fields, handle: undefined } });
-          }}
-          onBlur={() => form.touch('handle')}
-          error={error('handle')}
-        />
-        <TextAreaField
-          id={FIELD_IDS.description}
-          label="Description"
-          value={draft.description}
-          rows={3}
-          onChange={(description) => change({ description })}
-          onBlur={() => form.touch('description')}
-          hint="Shown under the title; optional."
-          errors={error('description') ? [error('description')!] : []}
+          description={draft.description}
+          onDescription={(description) => change({ description })}
+          descriptionRows={3}
+          descriptionHint="Shown under the title; optional."
         />
         <TextField
           id={FIELD_IDS.logo_url}
@@ -744,9 +683,6 @@ export function StatusPageForm({ page }: { page: StatusPage | null }) {
           />
         </div>
       </FormCard>
-
-      <FormErrors lines={refused?.form} />
-      <EditorSubmit label={creating ? 'Create status page' : 'Save'} pending={save.isPending} />
-    </form>
+    </EditorFrame>
   );
 }

@@ -1,14 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
-import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import type { StatusPage } from '../../contract/status-pages.js';
 import { useApi } from '../session/use-api.js';
 import { LinkButton } from '../components/link-button.js';
-import { ConfirmDelete } from '../components/confirm-delete.js';
+import { DeleteCard } from '../components/delete-card.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { useSnackbar } from '../components/snackbars.js';
 import { DomainStatusTag, StatusPageDomain } from './status-page-domain.js';
 import { StatusPageForm } from './status-page-form.js';
 import { StatusPageSubscribers } from './status-page-subscribers.js';
@@ -133,40 +131,6 @@ export function StatusPagesScreen() {
   );
 }
 
-function DeleteStatusPage({ page }: { page: StatusPage }) {
-  const api = useApi();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const { enqueue } = useSnackbar();
-  const [open, setOpen] = useState(false);
-  const remove = useMutation({
-    mutationFn: () => deleteStatusPage(api, page.handle),
-    onSuccess: () => {
-      setOpen(false);
-      enqueue(STATUS_PAGE_DELETED);
-      navigate(STATUS_PAGES_PATH);
-      forgetStatusPage(queryClient, page.handle);
-    },
-    // The dialog stays open for another try or Cancel.
-    onError: () => enqueue(STATUS_PAGE_DELETE_FAILED, 'error'),
-  });
-  return (
-    <Card title={<h2 className="text-xl font-semibold m-0">Delete status page</h2>}>
-      <p className="mt-0 text-700">
-        Visitors, feeds and badges of this page stop working at once, and its address is free again.
-      </p>
-      <ConfirmDelete
-        label="Delete status page"
-        question={`Are you sure you want to delete the status page ${page.title}?`}
-        open={open}
-        onOpenChange={setOpen}
-        pending={remove.isPending}
-        onDelete={() => remove.mutate()}
-      />
-    </Card>
-  );
-}
-
 const editorCrumbs = (label: string) => ({
   name: 'Admin',
   to: '/admin',
@@ -200,7 +164,18 @@ function StatusPageEditor({ page }: { page: StatusPage | null }) {
       <StatusPageForm key={settingsKey(page)} page={page} />
       {page && <StatusPageDomain page={page} />}
       {page && <StatusPageSubscribers handle={page.handle} />}
-      {page && <DeleteStatusPage page={page} />}
+      {page && (
+        <DeleteCard
+          label="Delete status page"
+          note="Visitors, feeds and badges of this page stop working at once, and its address is free again."
+          question={`Are you sure you want to delete the status page ${page.title}?`}
+          remove={(api) => deleteStatusPage(api, page.handle)}
+          deleted={STATUS_PAGE_DELETED}
+          failed={STATUS_PAGE_DELETE_FAILED}
+          leaveTo={STATUS_PAGES_PATH}
+          forget={(queryClient) => forgetStatusPage(queryClient, page.handle)}
+        />
+      )}
     </div>
   );
 }

@@ -1,14 +1,13 @@
-import { Button } from 'primereact/button';
-import { Message } from 'primereact/message';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { inviteOperations } from '../../contract/operations/invites.js';
 import { isHandle, isRequired, isStrongPassword, messages } from '../../domain/validators.js';
+import { requiredThen } from './auth-checks.js';
 import { handleTyping, useShownErrors, useSlugField } from '../components/form.js';
 import { useSnackbar } from '../components/snackbars.js';
 import { useAuth } from '../session/auth-context.js';
 import { AccountFields } from './account-fields.js';
-import { AuthCard } from './auth-card.js';
+import { AuthForm, AuthMessage, AuthSubmit, useAuthSubmit } from './auth-form.js';
 
 const FAILURE = 'There was an error when submitting your data';
 const JOINED = 'Your account is ready, you can log in now';
@@ -27,64 +26,51 @@ export default function AcceptInviteScreen() {
   const [name, setName] = useState('');
   const handle = useSlugField(name, joinHandleTyping);
   const [password, setPassword] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState(false);
+  const send = useAuthSubmit();
   const form = useShownErrors({
     name: isRequired(name) ? null : messages.required,
-    handle: !isRequired(handle.value)
-      ? messages.required
-      : !isHandle(handle.value)
-        ? messages.joinHandleNotValid
-        : null,
-    password: !isRequired(password)
-      ? messages.required
-      : !isStrongPassword(password)
-        ? messages.passwordNotStrong
-        : null,
+    handle: requiredThen(handle.value, isHandle, messages.joinHandleNotValid),
+    password: requiredThen(password, isStrongPassword, messages.passwordNotStrong),
   });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit(event: FormEvent) {
     form.attempt();
-    if (!form.valid || submitting) return;
-    setSubmitting(true);
-    setError(false);
-    try {
-      await api.call(inviteOperations.joinWorkspace, {
-        body: { workspace: domain, invite: { id, code }, user: { name: name.trim(), handle: handle.value, password } },
-      });
-      enqueue(JOINED, 'success');
-      navigate('/login', { replace: true });
-    } catch {
-      setError(true);
-      setSubmitting(false);
-    }
+    return send.run(
+      event,
+      form.valid,
+      async () => {
+        await api.call(inviteOperations.joinWorkspace, {
+          body: {
+            workspace: domain,
+            invite: { id, code },
+            user: { name: name.trim(), handle: handle.value, password },
+          },
+        });
+        enqueue(JOINED, 'success');
+        navigate('/login', { replace: true });
+      },
+      () => FAILURE,
+    );
   }
 
-  const change = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setError(false);
-  };
-
   return (
-    <AuthCard
+    <AuthForm
       title="Join Beacon"
       subtitle={state.workspace ? `You were invited to ${state.workspace.name}.` : undefined}
+      onSubmit={submit}
     >
-      <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
-        {error && <Message severity="error" text={FAILURE} className="w-full justify-content-start" />}
-        <AccountFields
-          prefix="join"
-          name={name}
-          handle={handle}
-          password={password}
-          form={form}
-          onName={change(setName)}
-          onHandle={change(handle.edit)}
-          onPassword={change(setPassword)}
-        />
-        <Button type="submit" label="Join" disabled={!form.valid || submitting} loading={submitting} />
-      </form>
-    </AuthCard>
+      {send.error && <AuthMessage text={send.error} />}
+      <AccountFields
+        prefix="join"
+        name={name}
+        handle={handle}
+        password={password}
+        form={form}
+        onName={send.change(setName)}
+        onHandle={send.change(handle.edit)}
+        onPassword={send.change(setPassword)}
+      />
+      <AuthSubmit label="Join" disabled={!form.valid || send.submitting} pending={send.submitting} />
+    </AuthForm>
   );
 }

@@ -1,4 +1,5 @@
 import { TextField } from '../components/form.js';
+import { NewPasswordField } from './auth-form.js';
 
 type AccountField = 'name' | 'handle' | 'password';
 
@@ -49,16 +50,7 @@ export function AccountFields({
         onBlur={() => form.touch('handle')}
         error={form.shown('handle')}
       />
-      <TextField
-        id={`${prefix}-password`}
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={onPassword}
-        onBlur={() => form.touch('password')}
-        error={form.shown('password')}
-      />
+      <NewPasswordField id={`${prefix}-password`} value={password} onChange={onPassword} form={form} field="password" />
     </>
   );
 }

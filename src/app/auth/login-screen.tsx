@@ -1,15 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button } from 'primereact/button';
-import { InputText } from 'primereact/inputtext';
-import { Message } from 'primereact/message';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { samlOperations } from '../../contract/operations/sso.js';
 import { isEmail, isRequired, messages } from '../../domain/validators.js';
 import { keys } from '../api/query-keys.js';
+import { TextField } from '../components/form.js';
 import { AUTH_REDIRECT_KEY } from '../routing/guard.js';
 import { useAuth } from '../session/auth-context.js';
-import { AuthCard } from './auth-card.js';
+import { AuthForm, AuthMessage, AuthSubmit, useAuthSubmit } from './auth-form.js';
 
 /** Takes (and clears) the path saved before the login redirect. */
 function takeRedirect(): string {
@@ -47,8 +45,8 @@ export default function LoginScreen() {
   const registered = params.get('registered') === '1';
   const [email, setEmail] = useState(params.get('email') ?? '');
   const [password, setPassword] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState(false);
+  const send = useAuthSubmit();
+  const { submitting, error } = send;
   // The ACS sends a refused single sign-on back here with its reason.
   const ssoError = params.get('sso_error');
 
@@ -58,37 +56,27 @@ export default function LoginScreen() {
 
   const valid = isRequired(email) && isEmail(email.trim()) && isRequired(password);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!valid || submitting) return;
-    setSubmitting(true);
-    setError(false);
-    try {
-      await login(email.trim(), password);
-    } catch {
-      setError(true);
-      setSubmitting(false);
-    }
-  }
-
-  const change = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setError(false);
-  };
+  const submit = (event: FormEvent) =>
+    send.run(
+      event,
+      valid,
+      () => login(email.trim(), password),
+      () => messages.loginFailed,
+    );
 
   return (
     <LoginView
       title={state.workspace ? `Log in to ${state.workspace.name}` : 'Log in'}
       email={email}
       password={password}
-      onEmail={change(setEmail)}
-      onPassword={change(setPassword)}
+      onEmail={send.change(setEmail)}
+      onPassword={send.change(setPassword)}
       onSubmit={submit}
       canSubmit={valid && !submitting}
       submitting={submitting}
       notices={[
         ...(registered && !error ? [{ severity: 'success' as const, text: WORKSPACE_CREATED }] : []),
-        ...(error ? [{ severity: 'error' as const, text: messages.loginFailed }] : []),
+        ...(error ? [{ severity: 'error' as const, text: error }] : []),
         ...(ssoError && !error ? [{ severity: 'error' as const, text: ssoError }] : []),
       ]}
       sso={ssoOption ? { name: ssoOption.name, href: ssoLoginHref(ssoOption.login_url, storedRedirect()) } : null}
@@ -116,47 +104,36 @@ export interface LoginViewProps {
 export function LoginView(props: LoginViewProps) {
   const { notices, sso } = props;
   return (
-    <AuthCard title={props.title}>
-      <form onSubmit={props.onSubmit} className="flex flex-column gap-3" noValidate>
-        {notices.map((notice) => (
-          <Message
-            key={notice.text}
-            severity={notice.severity}
-            text={notice.text}
-            className="w-full justify-content-start"
-          />
-        ))}
-        <div className="flex flex-column gap-1">
-          <label htmlFor="login-email">Email</label>
-          <InputText
-            id="login-email"
-            type="email"
-            autoComplete="email"
-            value={props.email}
-            onChange={(e) => props.onEmail(e.target.value)}
-          />
-        </div>
-        <div className="flex flex-column gap-1">
-          <label htmlFor="login-password">Password</label>
-          <InputText
-            id="login-password"
-            type="password"
-            autoComplete="current-password"
-            value={props.password}
-            onChange={(e) => props.onPassword(e.target.value)}
-          />
-        </div>
-        <Button type="submit" label="Log In" disabled={!props.canSubmit} loading={props.submitting} />
-        {sso && (
-          <a className="p-button p-component p-button-outlined justify-content-center no-underline" href={sso.href}>
-            <span className="p-button-icon p-button-icon-left pi pi-sign-in" aria-hidden="true" />
-            <span className="p-button-label flex-grow-0">{`Log in with ${sso.name}`}</span>
-          </a>
-        )}
-        <Link to="/forgot-password" className="text-center">
-          Forgot password?
-        </Link>
-      </form>
-    </AuthCard>
+    <AuthForm title={props.title} onSubmit={props.onSubmit}>
+      {notices.map((notice) => (
+        <AuthMessage key={notice.text} severity={notice.severity} text={notice.text} />
+      ))}
+      <TextField
+        id="login-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={props.email}
+        onChange={props.onEmail}
+      />
+      <TextField
+        id="login-password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={props.password}
+        onChange={props.onPassword}
+      />
+      <AuthSubmit label="Log In" disabled={!props.canSubmit} pending={props.submitting} />
+      {sso && (
+        <a className="p-button p-component p-button-outlined justify-content-center no-underline" href={sso.href}>
+          <span className="p-button-icon p-button-icon-left pi pi-sign-in" aria-hidden="true" />
+          <span className="p-button-label flex-grow-0">{`Log in with ${sso.name}`}</span>
+        </a>
+      )}
+      <Link to="/forgot-password" className="text-center">
+        Forgot password?
+      </Link>
+    </AuthForm>
   );
 }

@@ -1,12 +1,9 @@
-import { Button } from 'primereact/button';
-import { Message } from 'primereact/message';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { BodyOf, OperationOutput } from '../../contract/operation.js';
 import { registrationOperations } from '../../contract/operations/registration.js';
 import {
   isBetaCode,
-  isEmail,
   isHandle,
   isRequired,
   isStrongPassword,
@@ -17,7 +14,8 @@ import { ApiError, createApiClient } from '../api/client.js';
 import { errorMessage, handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
 import { readAppConfig, workspaceOrigin } from '../config.js';
 import { AccountFields } from './account-fields.js';
-import { AuthCard } from './auth-card.js';
+import { isSentEmail, requiredThen } from './auth-checks.js';
+import { AuthForm, AuthMessage, AuthSubmit, EmailField, useAuthSubmit } from './auth-form.js';
 
 type BetaChecked = OperationOutput<typeof registrationOperations.checkBetaKey>;
 
@@ -46,60 +44,41 @@ export default function RegisterScreen({ onRegistered = (url) => window.location
 function BetaKeyStep({ initialCode, onChecked }: { initialCode: string; onChecked(checked: BetaChecked): void }) {
   const [email, setEmail] = useState('');
   const [code, setCode] = useState(initialCode);
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const send = useAuthSubmit();
   const form = useShownErrors({
-    email: !isRequired(email) ? messages.required : !isEmail(email.trim()) ? messages.invalidEmail : null,
+    email: requiredThen(email, isSentEmail, messages.invalidEmail),
     code: isRequired(code) ? null : messages.required,
   });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit(event: FormEvent) {
     form.attempt();
-    if (!form.valid || submitting) return;
-    setSubmitting(true);
-    setError(null);
-    try {
-      // Success keeps submitting on: this step is replaced by the next one.
-      const body = { beta_key: code.trim(), email: email.trim() };
-      onChecked(await api.call(registrationOperations.checkBetaKey, { body }));
-    } catch (failure) {
-      setError(errorMessage(failure, SERVER_ERROR));
-      setSubmitting(false);
-    }
+    // Success keeps submitting on: this step is replaced by the next one.
+    return send.run(
+      event,
+      form.valid,
+      async () => {
+        const body = { beta_key: code.trim(), email: email.trim() };
+        onChecked(await api.call(registrationOperations.checkBetaKey, { body }));
+      },
+      (failure) => errorMessage(failure, SERVER_ERROR),
+    );
   }
 
-  const change = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setError(null);
-  };
-
   return (
-    <AuthCard title="Register" subtitle="Enter your email and the beta code you received.">
-      <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
-        {error && <Message severity="error" text={error} className="w-full justify-content-start" />}
-        <TextField
-          id="register-email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={change(setEmail)}
-          onBlur={() => form.touch('email')}
-          error={form.shown('email')}
-        />
-        <TextField
-          id="register-beta-code"
-          label="Beta Code"
-          autoComplete="off"
-          value={code}
-          onChange={change(setCode)}
-          onBlur={() => form.touch('code')}
-          error={form.shown('code')}
-        />
-        <Button type="submit" label="Continue" disabled={!form.valid || submitting} loading={submitting} />
-      </form>
-    </AuthCard>
+    <AuthForm title="Register" subtitle="Enter your email and the beta code you received." onSubmit={submit}>
+      {send.error && <AuthMessage text={send.error} />}
+      <EmailField id="register-email" value={email} onChange={send.change(setEmail)} form={form} field="email" />
+      <TextField
+        id="register-beta-code"
+        label="Beta Code"
+        autoComplete="off"
+        value={code}
+        onChange={send.change(setCode)}
+        onBlur={() => form.touch('code')}
+        error={form.shown('code')}
+      />
+      <AuthSubmit label="Continue" disabled={!form.valid || send.submitting} pending={send.submitting} />
+    </AuthForm>
   );
 }
 
@@ -116,119 +95,97 @@ function CreateWorkspaceStep({ checked, onRegistered }: { checked: BetaChecked; 
   const [workspaceName, setWorkspaceName] = useState('');
   const domain = useSlugField(workspaceName, handleTyping);
   const [betaCode, setBetaCode] = useState(checked.beta_key);
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const send = useAuthSubmit();
 
   const form = useShownErrors({
-    email: !isRequired(email) ? messages.required : !isEmail(email.trim()) ? messages.emailNotValid : null,
+    email: requiredThen(email, isSentEmail, messages.emailNotValid),
     name: isRequired(name) ? null : messages.required,
-    handle: !isRequired(handle.value) ? messages.required : !isHandle(handle.value) ? messages.handleNotValid : null,
-    password: !isRequired(password)
-      ? messages.required
-      : !isStrongPassword(password)
-        ? messages.passwordNotStrongLong
-        : null,
+    handle: requiredThen(handle.value, isHandle, messages.handleNotValid),
+    password: requiredThen(password, isStrongPassword, messages.passwordNotStrongLong),
     workspaceName: isRequired(workspaceName) ? null : messages.required,
     domain: domainError(domain.value),
-    betaCode: !isRequired(betaCode)
-      ? messages.required
-      : !isBetaCode(betaCode.trim())
-        ? messages.invalidBetaCode
-        : null,
+    betaCode: requiredThen(betaCode, (value) => isBetaCode(value.trim()), messages.invalidBetaCode),
   });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit(event: FormEvent) {
     form.attempt();
-    if (!form.valid || submitting) return;
-    setSubmitting(true);
-    setError(null);
-    const body: BodyOf<typeof registrationOperations.registerWorkspace> = {
-      beta_key: betaCode.trim(),
-      owner: { email: email.trim(), name: name.trim(), handle: handle.value, password },
-      workspace: { name: workspaceName.trim(), domain: domain.value },
-    };
-    try {
-      const registered = await api.call(registrationOperations.registerWorkspace, { body });
-      // Submitting stays on while the browser leaves for the new workspace.
-      const login = new URLSearchParams({ registered: '1', email: email.trim() });
-      onRegistered(`${workspaceOrigin(registered.domain, config)}/login?${login}`);
-    } catch (failure) {
-      setError(failure instanceof ApiError ? failure.firstError() : SERVER_ERROR);
-      setSubmitting(false);
-    }
+    return send.run(
+      event,
+      form.valid,
+      async () => {
+        const body: BodyOf<typeof registrationOperations.registerWorkspace> = {
+          beta_key: betaCode.trim(),
+          owner: { email: email.trim(), name: name.trim(), handle: handle.value, password },
+          workspace: { name: workspaceName.trim(), domain: domain.value },
+        };
+        const registered = await api.call(registrationOperations.registerWorkspace, { body });
+        // Submitting stays on while the browser leaves for the new workspace.
+        const login = new URLSearchParams({ registered: '1', email: email.trim() });
+        onRegistered(`${workspaceOrigin(registered.domain, config)}/login?${login}`);
+      },
+      (failure) => (failure instanceof ApiError ? failure.firstError() : SERVER_ERROR),
+    );
   }
 
-  // Any edit clears the server's error: the next attempt gets a fresh answer.
-  const change = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setError(null);
-  };
-
   return (
-    <AuthCard title="Create workspace" subtitle="Set up your account and your workspace.">
-      <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
-        {error && <Message severity="error" text={error} className="w-full justify-content-start" />}
-        <fieldset className="flex flex-column gap-3 border-none p-0 m-0">
-          <legend className="font-semibold mb-2">Your account</legend>
-          <TextField
-            id="register-owner-email"
-            label="Email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={change(setEmail)}
-            onBlur={() => form.touch('email')}
-            hint={EMAIL_HINT}
-            error={form.shown('email')}
-          />
-          <AccountFields
-            prefix="register-owner"
-            name={name}
-            handle={handle}
-            password={password}
-            form={form}
-            onName={change(setName)}
-            onHandle={change(handle.edit)}
-            onPassword={change(setPassword)}
-          />
-        </fieldset>
-        <fieldset className="flex flex-column gap-3 border-none p-0 m-0">
-          <legend className="font-semibold mb-2">Your workspace</legend>
-          <TextField
-            id="register-workspace-name"
-            label="Workspace Name"
-            autoComplete="organization"
-            value={workspaceName}
-            onChange={change((value) => {
-              setWorkspaceName(value);
-              domain.sourceChanged();
-            })}
-            onBlur={() => (domain.edited ? form.touch('workspaceName') : form.touch('workspaceName', 'domain'))}
-            error={form.shown('workspaceName')}
-          />
-          <TextField
-            id="register-workspace-domain"
-            label="Workspace Domain"
-            autoComplete="off"
-            value={domain.value}
-            onChange={change(domain.edit)}
-            onBlur={() => form.touch('domain')}
-            hint={`Your workspace will be at ${domain.value || 'your-domain'}.${config.baseDomain}`}
-            error={form.shown('domain')}
-          />
-          <TextField
-            id="register-beta-code-confirm"
-            label="Beta Code"
-            autoComplete="off"
-            value={betaCode}
-            onChange={change(setBetaCode)}
-            onBlur={() => form.touch('betaCode')}
-            error={form.shown('betaCode')}
-          />
-        </fieldset>
-        <Button type="submit" label="Create Workspace" disabled={!form.valid || submitting} loading={submitting} />
-      </form>
-    </AuthCard>
+    <AuthForm title="Create workspace" subtitle="Set up your account and your workspace." onSubmit={submit}>
+      {send.error && <AuthMessage text={send.error} />}
+      <fieldset className="flex flex-column gap-3 border-none p-0 m-0">
+        <legend className="font-semibold mb-2">Your account</legend>
+        <EmailField
+          id="register-owner-email"
+          value={email}
+          onChange={send.change(setEmail)}
+          form={form}
+          field="email"
+          hint={EMAIL_HINT}
+        />
+        <AccountFields
+          prefix="register-owner"
+          name={name}
+          handle={handle}
+          password={password}
+          form={form}
+          onName={send.change(setName)}
+          onHandle={send.change(handle.edit)}
+          onPassword={send.change(setPassword)}
+        />
+      </fieldset>
+      <fieldset className="flex flex-column gap-3 border-none p-0 m-0">
+        <legend className="font-semibold mb-2">Your workspace</legend>
+        <TextField
+          id="register-workspace-name"
+          label="Workspace Name"
+          autoComplete="organization"
+          value={workspaceName}
+          onChange={send.change((value) => {
+            setWorkspaceName(value);
+            domain.sourceChanged();
+          })}
+          onBlur={() => (domain.edited ? form.touch('workspaceName') : form.touch('workspaceName', 'domain'))}
+          error={form.shown('workspaceName')}
+        />
+        <TextField
+          id="register-workspace-domain"
+          label="Workspace Domain"
+          autoComplete="off"
+          value={domain.value}
+          onChange={send.change(domain.edit)}
+          onBlur={() => form.touch('domain')}
+          hint={`Your workspace will be at ${domain.value || 'your-domain'}.${config.baseDomain}`}
+          error={form.shown('domain')}
+        />
+        <TextField
+          id="register-beta-code-confirm"
+          label="Beta Code"
+          autoComplete="off"
+          value={betaCode}
+          onChange={send.change(setBetaCode)}
+          onBlur={() => form.touch('betaCode')}
+          error={form.shown('betaCode')}
+        />
+      </fieldset>
+      <AuthSubmit label="Create Workspace" disabled={!form.valid || send.submitting} pending={send.submitting} />
+    </AuthForm>
   );
 }

@@ -1,13 +1,12 @@
-import { Button } from 'primereact/button';
-import { Message } from 'primereact/message';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { passwordOperations } from '../../contract/operations/passwords.js';
 import { isRequired, isStrongPassword, messages } from '../../domain/validators.js';
-import { errorMessage, TextField, useShownErrors } from '../components/form.js';
+import { requiredThen } from './auth-checks.js';
+import { errorMessage, useShownErrors } from '../components/form.js';
 import { useSnackbar } from '../components/snackbars.js';
 import { useAuth } from '../session/auth-context.js';
-import { AuthCard } from './auth-card.js';
+import { AuthForm, AuthMessage, AuthSubmit, NewPasswordField, useAuthSubmit } from './auth-form.js';
 
 const SERVER_ERROR = 'Server Error';
 const DONE = 'Your password has been reset';
@@ -23,70 +22,46 @@ export default function ResetPasswordScreen() {
   const key = params.get('key') ?? '';
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const send = useAuthSubmit();
   const form = useShownErrors({
-    password: !isRequired(password)
-      ? messages.required
-      : !isStrongPassword(password)
-        ? messages.passwordNotStrong
-        : null,
+    password: requiredThen(password, isStrongPassword, messages.passwordNotStrong),
     confirm: !isRequired(confirm) ? messages.required : confirm !== password ? messages.confirmPasswordMismatch : null,
   });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit(event: FormEvent) {
     form.attempt();
-    if (!form.valid || !key || submitting) return;
-    setSubmitting(true);
-    setError(null);
-    try {
-      const answer = await api.call(passwordOperations.resetPassword, { body: { key, password } });
-      enqueue(answer?.message || DONE, 'success');
-      navigate('/login', { replace: true });
-    } catch (failure) {
-      setError(errorMessage(failure, SERVER_ERROR));
-      setSubmitting(false);
-    }
+    return send.run(
+      event,
+      form.valid && key !== '',
+      async () => {
+        const answer = await api.call(passwordOperations.resetPassword, { body: { key, password } });
+        enqueue(answer?.message || DONE, 'success');
+        navigate('/login', { replace: true });
+      },
+      (failure) => errorMessage(failure, SERVER_ERROR),
+    );
   }
 
-  const change = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setError(null);
-  };
-
   return (
-    <AuthCard title="Reset password" subtitle="Choose a new password for your account.">
-      <form onSubmit={submit} className="flex flex-column gap-3" noValidate>
-        {!key && <Message severity="error" text={MISSING_KEY} className="w-full justify-content-start" />}
-        {error && <Message severity="error" text={error} className="w-full justify-content-start" />}
-        <TextField
-          id="reset-password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={change(setPassword)}
-          onBlur={() => form.touch('password')}
-          error={form.shown('password')}
-        />
-        <TextField
-          id="reset-confirm-password"
-          label="Confirm Password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={change(setConfirm)}
-          onBlur={() => form.touch('confirm')}
-          error={form.shown('confirm')}
-        />
-        <Button
-          type="submit"
-          label="Reset Password"
-          disabled={!form.valid || !key || submitting}
-          loading={submitting}
-        />
-      </form>
-    </AuthCard>
+    <AuthForm title="Reset password" subtitle="Choose a new password for your account." onSubmit={submit}>
+      {!key && <AuthMessage text={MISSING_KEY} />}
+      {send.error && <AuthMessage text={send.error} />}
+      <NewPasswordField
+        id="reset-password"
+        value={password}
+        onChange={send.change(setPassword)}
+        form={form}
+        field="password"
+      />
+      <NewPasswordField
+        id="reset-confirm-password"
+        label="Confirm Password"
+        value={confirm}
+        onChange={send.change(setConfirm)}
+        form={form}
+        field="confirm"
+      />
+      <AuthSubmit label="Reset Password" disabled={!form.valid || !key || send.submitting} pending={send.submitting} />
+    </AuthForm>
   );
 }

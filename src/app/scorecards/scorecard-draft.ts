@@ -20,6 +20,7 @@ import {
 } from '../../domain/scorecards.js';
 import { messages, slugify } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
+import { editorHandleError } from '../components/editor-handle.js';
 
 /** The contract's limits (contract/scorecards.ts), as the form keeps to them. */
 export const MAX_LEVELS = 10;
@@ -221,8 +222,7 @@ export function bodyOf(draft: ScorecardDraft): Omit<ScorecardCreate, 'handle'> {
   };
 }
 
-export const HANDLE_RULE = 'Lower-case letters, digits and single hyphens';
-export const HANDLE_RESERVED = 'This handle is reserved';
+export { HANDLE_RESERVED, HANDLE_RULE } from '../components/editor-handle.js';
 export const KEY_RULE = SCORECARD_KEY_MESSAGE;
 export const KEY_TAKEN = 'Another one here has this key';
 export const WEIGHT_RULE = 'A whole number from 1 to 100';
@@ -266,18 +266,7 @@ export function draftErrors(draft: ScorecardDraft, { handle, creating }: { handl
   const name = draft.name.trim();
   const errors: DraftErrors = {
     name: name === '' ? messages.required : name.length > 120 ? tooLong(120) : null,
-    handle: !creating
-      ? null
-      : handle === ''
-        ? messages.required
-        : handle.length > 64
-          ? tooLong(64)
-          : !SCORECARD_HANDLE_PATTERN.test(handle)
-            ? HANDLE_RULE
-            : // The editor's own route: a scorecard called "new" could not be opened for editing.
-              handle === 'new'
-              ? HANDLE_RESERVED
-              : null,
+    handle: editorHandleError(handle, { creating, pattern: SCORECARD_HANDLE_PATTERN }),
     description: draft.description.trim().length > 2000 ? tooLong(2000) : null,
     levels: draft.levels.length === 0 ? NO_LEVELS : null,
     levelRows: {},

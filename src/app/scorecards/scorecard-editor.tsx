@@ -1,14 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
-import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import type { Scorecard } from '../../contract/scorecards.js';
 import { useApi } from '../session/use-api.js';
-import { ConfirmDelete } from '../components/confirm-delete.js';
+import { DeleteCard } from '../components/delete-card.js';
 import { LinkButton } from '../components/link-button.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
-import { useSnackbar } from '../components/snackbars.js';
 import { ScorecardForm } from './scorecard-form.js';
 import {
   deleteScorecard,
@@ -21,38 +19,6 @@ import {
 
 export const SCORECARD_DELETED = 'Scorecard was deleted';
 export const SCORECARD_DELETE_FAILED = 'There was an error while deleting the scorecard';
-
-function DeleteScorecard({ scorecard }: { scorecard: Scorecard }) {
-  const api = useApi();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const { enqueue } = useSnackbar();
-  const [open, setOpen] = useState(false);
-  const remove = useMutation({
-    mutationFn: () => deleteScorecard(api, scorecard.handle),
-    onSuccess: () => {
-      setOpen(false);
-      enqueue(SCORECARD_DELETED);
-      navigate(SCORECARDS_PATH);
-      forgetScorecard(queryClient, scorecard.handle);
-    },
-    // The dialog stays open for another try or Cancel.
-    onError: () => enqueue(SCORECARD_DELETE_FAILED, 'error'),
-  });
-  return (
-    <Card title={<h2 className="text-xl font-semibold m-0">Delete scorecard</h2>}>
-      <p className="mt-0 text-700">Its results, history and exemptions go with it.</p>
-      <ConfirmDelete
-        label="Delete scorecard"
-        question={`Are you sure you want to delete the scorecard ${scorecard.name}?`}
-        open={open}
-        onOpenChange={setOpen}
-        pending={remove.isPending}
-        onDelete={() => remove.mutate()}
-      />
-    </Card>
-  );
-}
 
 const editorCrumbs = (label: string) => ({
   name: 'Scorecards',
@@ -74,7 +40,18 @@ function ScorecardEditor({ scorecard }: { scorecard: Scorecard | null }) {
         key={JSON.stringify([scorecard?.levels, scorecard?.rules, scorecard?.updated_at])}
         scorecard={scorecard}
       />
-      {scorecard && <DeleteScorecard scorecard={scorecard} />}
+      {scorecard && (
+        <DeleteCard
+          label="Delete scorecard"
+          note="Its results, history and exemptions go with it."
+          question={`Are you sure you want to delete the scorecard ${scorecard.name}?`}
+          remove={(api) => deleteScorecard(api, scorecard.handle)}
+          deleted={SCORECARD_DELETED}
+          failed={SCORECARD_DELETE_FAILED}
+          leaveTo={SCORECARDS_PATH}
+          forget={(queryClient) => forgetScorecard(queryClient, scorecard.handle)}
+        />
+      )}
     </div>
   );
 }

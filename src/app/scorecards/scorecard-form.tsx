@@ -1,8 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button } from 'primereact/button';
 import { Checkbox } from 'primereact/checkbox';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
 import type { ProfileRef } from '../../contract/catalogue.js';
 import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
 import type { Scorecard } from '../../contract/scorecards.js';
@@ -16,21 +14,13 @@ import {
 } from '../../domain/catalogue.js';
 import { SCORECARD_EVALUATORS } from '../../domain/scorecards.js';
 import { useApi } from '../session/use-api.js';
-import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
-import {
-  EditorSubmit,
-  FieldError,
-  FixedHandleField,
-  FormCard,
-  FormErrors,
-  moveItem,
-  RowButton,
-} from '../components/form-parts.js';
+import { TextField, useShownErrors } from '../components/form.js';
+import { EditorFrame, EditorNameFields, firstErrorId, useEditorSave } from '../components/editor-form.js';
+import { FieldError, FormCard, moveItem, RowButton } from '../components/form-parts.js';
 import { LabelledSelect } from '../components/labelled-select.js';
 import { PickerDialog } from '../components/picker-dialog.js';
 import { chosenProfile, ProfileSearch } from '../components/profile-search.js';
 import { TextAreaField } from '../components/text-area-field.js';
-import { useSnackbar } from '../components/snackbars.js';
 import {
   bodyOf,
   draftErrors,
@@ -47,7 +37,6 @@ import {
   withEvaluator,
   type DraftLevel,
   type DraftRule,
-  type PlacedErrors,
   type RowErrors,
   type ScorecardDraft,
 } from './scorecard-draft.js';
@@ -541,100 +530,67 @@ function RulesEditor({
  * fields once touched or after a submit; the server's by the field or row they name.
  */
 export function ScorecardForm({ scorecard }: { scorecard: Scorecard | null }) {
-  const api = useApi();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const { enqueue } = useSnackbar();
-  const creating = scorecard === null;
   const [draft, setDraft] = useState<ScorecardDraft>(() => draftOf(scorecard));
-  const slug = useSlugField(creating ? draft.name : '', handleTyping);
-  const handle = scorecard ? scorecard.handle : slug.value;
+  const editor = useEditorSave({
+    saved: scorecard,
+    name: draft.name,
+    create: (api, handle, sent: ScorecardDraft) => createScorecard(api, { handle, ...bodyOf(sent) }),
+    update: (api, handle, sent: ScorecardDraft) => updateScorecard(api, handle, bodyOf(sent)),
+    store: storeScorecard,
+    created: SCORECARD_CREATED,
+    updated: SCORECARD_UPDATED,
+    pathOf: scorecardEditorPath,
+    refusal: placeErrors,
+  });
+  const { creating, handle, refused, setRefused } = editor;
   const errors = draftErrors(draft, { handle, creating });
   const form = useShownErrors({ name: errors.name, handle: errors.handle, description: errors.description });
   const [attempted, setAttempted] = useState(false);
-  const [refused, setRefused] = useState<PlacedErrors | null>(null);
   const [announcement, setAnnouncement] = useState('');
-
-  const save = useMutation({
-    mutationFn: (sent: ScorecardDraft) =>
-      scorecard
-        ? updateScorecard(api, scorecard.handle, bodyOf(sent))
-        : createScorecard(api, { handle, ...bodyOf(sent) }),
-    onSuccess: (saved) => {
-      storeScorecard(queryClient, saved);
-      if (scorecard) {
-        enqueue(SCORECARD_UPDATED);
-      } else {
-        enqueue(SCORECARD_CREATED);
-        navigate(scorecardEditorPath(saved.handle), { replace: true });
-      }
-    },
-    onError: (error, sent) => setRefused(placeErrors(error, sent)),
-  });
 
   const change = (fields: Partial<ScorecardDraft>) => {
     setDraft((current) => ({ ...current, ...fields }));
     if (refused) setRefused({ ...refused, levelRows: {}, ruleRows: {}, fields: {} });
   };
-  const fieldError = (field: Field) => form.shown(field) ?? refused?.fields[field] ?? null;
   // Row errors show after a submit (a new row is not red at once), the server's always.
   const rowErrors = (mine: Record<string, RowErrors>, theirs: Record<string, RowErrors> | undefined) =>
     attempted ? { ...theirs, ...mine } : (theirs ?? {});
 
   function submit(event: FormEvent) {
-    event.preventDefault();
     form.attempt();
     setAttempted(true);
-    if (save.isPending) return;
-    if (!draftValid(draft, errors)) {
-      const first =
-        (Object.keys(FIELD_IDS) as Field[]).map((field) => (errors[field] ? FIELD_IDS[field] : null)).find(Boolean) ??
+    editor.submit(event, draft, {
+      valid: draftValid(draft, errors),
+      firstError: () =>
+        firstErrorId(FIELD_IDS, errors) ??
         draft.levels.map((level) => errors.levelRows[level.id] && `scorecard-level-${level.id}-name`).find(Boolean) ??
-        draft.rules.map((rule) => errors.ruleRows[rule.id] && `scorecard-rule-${rule.id}-name`).find(Boolean);
-      if (first) document.getElementById(first)?.focus();
-      return;
-    }
-    setRefused(null);
-    save.mutate(draft);
+        draft.rules.map((rule) => errors.ruleRows[rule.id] && `scorecard-rule-${rule.id}-name`).find(Boolean),
+    });
   }
 
   return (
-    <form className="flex flex-column gap-3" onSubmit={submit} noValidate aria-label="Scorecard">
+    <EditorFrame
+      label="Scorecard"
+      onSubmit={submit}
+      submitLabel={creating ? 'Create scorecard' : 'Save'}
+      pending={editor.pending}
+      errors={refused?.form}
+    >
       <FormCard title="Scorecard" id="scorecard-general">
-        <TextField
-          id={FIELD_IDS.name}
-          label="Name"
-          value={draft.name}
-          autoComplete="off"
-          onChange={(name) => {
-            change({ name });
-            slug.sourceChanged();
-          }}
-          onBlur={() => (creating && !slug.edited ? form.touch('name', 'handle') : form.touch('name'))}
-          error={fieldError('name')}
-        />
-        <FixedHandleField
-          id={FIELD_IDS.handle}
-          handle={handle}
-          creating={creating}
+        <EditorNameFields
+          editor={editor}
+          form={form}
+          nameKey="name"
+          ids={FIELD_IDS}
+          nameLabel="Name"
+          name={draft.name}
+          onName={(name) => change({ name })}
           noun="scorecard"
           address={(value) => `/scorecards/${value}`}
-          onChange={(value) => {
-            slug.edit(value);
-            if (refused?.fields.handle) setRefused({ ...refused, fields: { ...refused.fields, handle: undefined } });
-          }}
-          onBlur={() => form.touch('handle')}
-          error={fieldError('handle')}
-        />
-        <TextAreaField
-          id={FIELD_IDS.description}
-          label="Description"
-          value={draft.description}
-          rows={2}
-          onChange={(description) => change({ description })}
-          onBlur={() => form.touch('description')}
-          hint="What the scorecard asks of services, shown with it; optional."
-          errors={fieldError('description') ? [fieldError('description')!] : []}
+          description={draft.description}
+          onDescription={(description) => change({ description })}
+          descriptionRows={2}
+          descriptionHint="What the scorecard asks of services, shown with it; optional."
         />
       </FormCard>
 
@@ -686,8 +642,6 @@ export function ScorecardForm({ scorecard }: { scorecard: Scorecard | null }) {
       <p className="beacon-visually-hidden" role="status" aria-live="polite">
         {announcement}
       </p>
-      <FormErrors lines={refused?.form} />
-      <EditorSubmit label={creating ? 'Create scorecard' : 'Save'} pending={save.isPending} />
-    </form>
+    </EditorFrame>
   );
 }

@@ -1,7 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Card } from 'primereact/card';
-import { useState, type ComponentType } from 'react';
-import { useNavigate } from 'react-router-dom';
+import type { ComponentType } from 'react';
 import type { Service } from '../../contract/catalogue.js';
 import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
 import {
@@ -17,7 +16,7 @@ import {
 } from '../../domain/catalogue.js';
 import { keys } from '../api/query-keys.js';
 import { useAuth } from '../session/auth-context.js';
-import { ConfirmDelete } from '../components/confirm-delete.js';
+import { DeleteCard } from '../components/delete-card.js';
 import { MANAGED_SERVICE_FIELDS, ManagedMark } from '../components/managed-mark.js';
 import { FieldGroup } from '../components/field-group.js';
 import { ImageSetting } from '../components/image-setting.js';
@@ -64,36 +63,20 @@ function ManagedFields({ service }: { service: Service }) {
 }
 
 function DeleteService({ service }: { service: Service }) {
-  const { api } = useAuth();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const { enqueue } = useSnackbar();
-  const [open, setOpen] = useState(false);
-  const remove = useMutation({
-    mutationFn: () => deleteService(api, service.handle),
-    onSuccess: () => {
-      setOpen(false);
-      enqueue('Service Delete');
-      navigate('/services');
-      // After leaving, so the screen does not read the service it just deleted.
-      queryClient.removeQueries({ queryKey: keys.service(service.handle) });
-      void queryClient.invalidateQueries({ queryKey: keys.services() });
-      void queryClient.invalidateQueries({ queryKey: keys.anyTeam() });
-    },
-    // A failure keeps the dialog open for another try or Cancel.
-  });
   return (
-    <Card title={<h2 className="text-xl font-semibold m-0">Delete Service</h2>}>
-      <p className="mt-0 text-700">Deleting a service removes it from the catalogue for everyone.</p>
-      <ConfirmDelete
-        label="Delete Service"
-        question={DELETE_SERVICE_CONFIRM}
-        open={open}
-        onOpenChange={setOpen}
-        pending={remove.isPending}
-        onDelete={() => remove.mutate()}
-      />
-    </Card>
+    <DeleteCard
+      label="Delete Service"
+      note="Deleting a service removes it from the catalogue for everyone."
+      question={DELETE_SERVICE_CONFIRM}
+      remove={(api) => deleteService(api, service.handle)}
+      deleted="Service Delete"
+      leaveTo="/services"
+      forget={(queryClient) => {
+        queryClient.removeQueries({ queryKey: keys.service(service.handle) });
+        void queryClient.invalidateQueries({ queryKey: keys.services() });
+        void queryClient.invalidateQueries({ queryKey: keys.anyTeam() });
+      }}
+    />
   );
 }
 

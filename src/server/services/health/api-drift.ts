@@ -10,7 +10,7 @@ import type { ApiDrift } from '../../../contract/spec-checks.js';
 import { driftVerdict, operationLabel, type DriftExample } from '../../../domain/api-drift.js';
 import type { CheckRun } from '../../../domain/check-kinds.js';
 import type { ServerContext } from '../../context.js';
-import { recordEvent } from '../../db/repositories/events.js';
+import { recordEvent } from '../events/record-event.js';
 import type { Db } from '../../db/repositories/workspaces.js';
 import type { HealthCheckRow } from '../../db/schema.js';
 import { agentColumns, type Agent } from '../accounts/agents.js';

@@ -55,7 +55,7 @@ import type { Db } from '../../db/repositories/workspaces.js';
 import { guardedTransaction } from '../../db/transactions.js';
 import type { ScorecardExemptionRow, ScorecardResultRow, ScorecardRow } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import { recordEvent, type NewEvent } from '../../db/repositories/events.js';
+import { recordEvent, type NewEvent } from '../events/record-event.js';
 import { agentColumns, type Agent } from '../accounts/agents.js';
 import type { Caller } from '../accounts/auth.js';
 import { visibleService } from '../catalogue/services.js';

@@ -8,8 +8,8 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { OperationInput } from '../../contract/operation.js';
 import type { SsoProvider } from '../../contract/sso.js';
-import { SSO_HANDLE_PATTERN } from '../../contract/sso.js';
 import { ssoProviderOperations } from '../../contract/operations/sso.js';
+import { HANDLE_PATTERN, HANDLE_RULE } from '../../domain/validators.js';
 import { keys } from '../api/query-keys.js';
 import { useApi } from '../session/use-api.js';
 import { handleTyping, useSlugField } from '../components/form.js';
@@ -181,8 +181,6 @@ function SaveButton({
   );
 }
 
-const HANDLE_RULE = 'Lower-case letters, digits and single hyphens';
-
 /**
  * General Settings: name, handle (filled from the name while new, fixed once created), default, enabled; Create
  * when new.
@@ -203,8 +201,8 @@ function GeneralSettings({ provider }: { provider: SsoProvider | null }) {
   const slug = useSlugField(provider ? '' : draft.name, handleTyping);
   const handle = provider ? provider.handle : slug.value;
   const dirty = provider === null || JSON.stringify(draft) !== JSON.stringify(saved);
-  const handleError = provider === null && handle !== '' && !SSO_HANDLE_PATTERN.test(handle) ? HANDLE_RULE : null;
-  const valid = SSO_HANDLE_PATTERN.test(handle) && draft.name.trim() !== '';
+  const handleError = provider === null && handle !== '' && !HANDLE_PATTERN.test(handle) ? HANDLE_RULE : null;
+  const valid = HANDLE_PATTERN.test(handle) && draft.name.trim() !== '';
 
   const save = useMutation({
     mutationFn: () => {

@@ -6,9 +6,9 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { ProfileRef } from '../../contract/catalogue.js';
 import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
-import { STATUS_PAGE_HANDLE_PATTERN, statusPageCreate, type StatusPage } from '../../contract/status-pages.js';
+import { statusPageCreate, type StatusPage } from '../../contract/status-pages.js';
 import { STATUS_PAGE_ACCESS, UPSTREAM_DEPTH, type StatusPageAccess } from '../../domain/status-pages.js';
-import { messages } from '../../domain/validators.js';
+import { HANDLE_PATTERN, HANDLE_RULE, messages } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
 import { useApi } from '../session/use-api.js';
 import { handleTyping, TextField, useShownErrors, useSlugField } from '../components/form.js';
@@ -133,7 +133,6 @@ const FIELD_IDS: Record<Field, string> = {
   upstream_depth: 'status-page-upstream-depth',
 };
 
-export const HANDLE_RULE = 'Lower-case letters, digits and single hyphens';
 export const HANDLE_RESERVED = 'This handle is reserved';
 export const PASSWORD_REQUIRED = 'Set the password visitors will type';
 export const PASSWORD_SHORT = 'At least 8 characters';
@@ -157,7 +156,7 @@ export function draftErrors(
         ? messages.required
         : handle.length > 64
           ? tooLong(64)
-          : !STATUS_PAGE_HANDLE_PATTERN.test(handle)
+          : !HANDLE_PATTERN.test(handle)
             ? HANDLE_RULE
             : // The screen's own route: a page called "new" could not be opened for editing.
               handle === 'new'

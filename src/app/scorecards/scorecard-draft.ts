@@ -3,7 +3,6 @@
  * the body of a save, what is wrong with it before it is sent, and where a refused save's errors go. No React here.
  */
 import {
-  SCORECARD_HANDLE_PATTERN,
   SCORECARD_KEY_MESSAGE,
   SCORECARD_KEY_PATTERN,
   type Scorecard,
@@ -18,7 +17,7 @@ import {
   SCORECARD_FIELDS,
   type ScorecardEvaluator,
 } from '../../domain/scorecards.js';
-import { messages, slugify } from '../../domain/validators.js';
+import { HANDLE_PATTERN, HANDLE_RULE, messages, slugify } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
 
 /** The contract's limits (contract/scorecards.ts), as the form keeps to them. */
@@ -221,7 +220,6 @@ export function bodyOf(draft: ScorecardDraft): Omit<ScorecardCreate, 'handle'> {
   };
 }
 
-export const HANDLE_RULE = 'Lower-case letters, digits and single hyphens';
 export const HANDLE_RESERVED = 'This handle is reserved';
 export const KEY_RULE = SCORECARD_KEY_MESSAGE;
 export const KEY_TAKEN = 'Another one here has this key';
@@ -272,7 +270,7 @@ export function draftErrors(draft: ScorecardDraft, { handle, creating }: { handl
         ? messages.required
         : handle.length > 64
           ? tooLong(64)
-          : !SCORECARD_HANDLE_PATTERN.test(handle)
+          : !HANDLE_PATTERN.test(handle)
             ? HANDLE_RULE
             : // The editor's own route: a scorecard called "new" could not be opened for editing.
               handle === 'new'

@@ -195,6 +195,21 @@ export function findHealthCheck(db: Db, workspaceId: string, id: string): Promis
     .executeTakeFirst();
 }
 
+/** The workspace's heartbeat check whose ping token hashes to `tokenHash`. */
+export function findHeartbeatByPingToken(
+  db: Db,
+  workspaceId: string,
+  tokenHash: string,
+): Promise<HealthCheckRow | undefined> {
+  return db
+    .selectFrom('health_checks')
+    .selectAll()
+    .where('ping_token_hash', '=', tokenHash)
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', 'heartbeat')
+    .executeTakeFirst();
+}
+
 export async function insertHealthCheck(db: Db, row: Insertable<HealthChecksTable>): Promise<void> {
   await db.insertInto('health_checks').values(row).execute();
 }

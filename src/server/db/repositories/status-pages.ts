@@ -64,6 +64,22 @@ export async function updateStatusPageRow(db: Db, id: string, patch: Partial<Sta
   await db.updateTable('status_pages').set(patch).where('id', '=', id).execute();
 }
 
+/** Writes a domain check's outcome, unless the page's domain or token changed since the check read them. */
+export async function updateDomainCheck(
+  db: Db,
+  id: string,
+  checked: { domain: string; token: string },
+  patch: Partial<StatusPagesTable>,
+): Promise<void> {
+  await db
+    .updateTable('status_pages')
+    .set(patch)
+    .where('id', '=', id)
+    .where('custom_domain', '=', checked.domain)
+    .where('custom_domain_token', '=', checked.token)
+    .execute();
+}
+
 export async function deleteStatusPageRow(db: Db, id: string): Promise<void> {
   await db.deleteFrom('status_page_components').where('page_id', '=', id).execute();
   await db.deleteFrom('status_pages').where('id', '=', id).execute();

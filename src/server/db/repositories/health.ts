@@ -210,6 +210,54 @@ export function findHeartbeatByPingToken(
     .executeTakeFirst();
 }
 
+/** The checks made from a spec page: id, name and operation, by name. */
+export function linkedChecks(db: Db, workspaceId: string, pageId: string) {
+  return db
+    .selectFrom('health_checks')
+    .select(['id', 'name', 'spec_operation_id', 'spec_missing'])
+    .where('workspace_id', '=', workspaceId)
+    .where('spec_page_id', '=', pageId)
+    .orderBy('name')
+    .execute();
+}
+
+/** The links to their operation of the checks made from a spec page. */
+export function listSpecLinksOfPage(db: Db, workspaceId: string, pageId: string) {
+  return db
+    .selectFrom('health_checks')
+    .select(['id', 'spec_operation_id', 'spec_method', 'spec_path', 'spec_published_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('spec_page_id', '=', pageId)
+    .execute();
+}
+
+type SpecLinkPatch = Pick<
+  Updateable<HealthChecksTable>,
+  | 'spec_page_id'
+  | 'spec_operation_id'
+  | 'spec_method'
+  | 'spec_path'
+  | 'spec_published_at'
+  | 'spec_version'
+  | 'spec_missing'
+  | 'updated_at'
+>;
+
+/** Changes one check's link to its spec. */
+export async function updateSpecLink(db: Db, id: string, patch: SpecLinkPatch): Promise<void> {
+  await db.updateTable('health_checks').set(patch).where('id', '=', id).execute();
+}
+
+/** Changes the links of every check made from a spec page. */
+export async function updatePageSpecLinks(db: Db, workspaceId: string, pageId: string, patch: SpecLinkPatch) {
+  await db
+    .updateTable('health_checks')
+    .set(patch)
+    .where('workspace_id', '=', workspaceId)
+    .where('spec_page_id', '=', pageId)
+    .execute();
+}
+
 export async function insertHealthCheck(db: Db, row: Insertable<HealthChecksTable>): Promise<void> {
   await db.insertInto('health_checks').values(row).execute();
 }

@@ -258,6 +258,26 @@ export async function updatePageSpecLinks(db: Db, workspaceId: string, pageId: s
     .execute();
 }
 
+/** Whether the workspace has any health check. */
+export async function hasHealthChecks(db: Db, workspaceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('health_checks')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The sealed ping tokens of the workspace's heartbeat checks. */
+export function listHeartbeatTokens(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('health_checks')
+    .select('ping_token_sealed')
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', 'heartbeat')
+    .execute();
+}
+
 export async function insertHealthCheck(db: Db, row: Insertable<HealthChecksTable>): Promise<void> {
   await db.insertInto('health_checks').values(row).execute();
 }

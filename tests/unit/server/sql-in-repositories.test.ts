@@ -19,7 +19,6 @@ const NOT_YET_MOVED = new Set([
   'jobs/slo-alerts.ts',
   'jobs/status-news.ts',
   'jobs/webhook-outbox.ts',
-  'services/accounts/sso.ts',
   'services/descriptors/apply.ts',
   'services/status-pages/status-subscriptions.ts',
 ]);

@@ -32,7 +32,6 @@ import {
   listSsoProviders,
   updateSsoProvider,
 } from '../../db/repositories/sso.js';
-import type { Db } from '../../db/repositories/workspaces.js';
 import type { SsoProviderRow, UserRow, WorkspaceRow } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../errors.js';
 import { startSession, type Caller } from './auth.js';

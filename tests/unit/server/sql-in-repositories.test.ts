@@ -20,7 +20,6 @@ const NOT_YET_MOVED = new Set([
   'jobs/status-news.ts',
   'jobs/webhook-outbox.ts',
   'services/descriptors/apply.ts',
-  'services/status-pages/status-subscriptions.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {

@@ -10,6 +10,26 @@ export function listStatusPageRows(db: Db, workspaceId: string): Promise<StatusP
   return db.selectFrom('status_pages').selectAll().where('workspace_id', '=', workspaceId).orderBy('title').execute();
 }
 
+/** The workspace's public pages (subscribers have no account: only these tell them news). */
+export function listPublicStatusPages(db: Db, workspaceId: string): Promise<StatusPageRow[]> {
+  return db
+    .selectFrom('status_pages')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('access', '=', 'public')
+    .execute();
+}
+
+/** What a subscriber is told of a notice's service. */
+export function findServiceOfNews(db: Db, workspaceId: string, serviceId: string) {
+  return db
+    .selectFrom('services')
+    .select(['id', 'handle', 'name', 'visibility', 'health'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', serviceId)
+    .executeTakeFirst();
+}
+
 export function findStatusPage(db: Db, workspaceId: string, handle: string): Promise<StatusPageRow | undefined> {
   return db
     .selectFrom('status_pages')

@@ -231,8 +231,9 @@ export function listSpecLinksOfPage(db: Db, workspaceId: string, pageId: string)
     .execute();
 }
 
-type SpecLinkPatch = Pick<
-  Updateable<HealthChecksTable>,
+/** What a health check keeps of the spec operation it was made from (services/health/spec-checks.ts). */
+export type SpecColumns = Pick<
+  HealthCheckRow,
   | 'spec_page_id'
   | 'spec_operation_id'
   | 'spec_method'
@@ -240,8 +241,9 @@ type SpecLinkPatch = Pick<
   | 'spec_published_at'
   | 'spec_version'
   | 'spec_missing'
-  | 'updated_at'
 >;
+
+type SpecLinkPatch = Partial<SpecColumns & Pick<HealthCheckRow, 'updated_at'>>;
 
 /** Changes one check's link to its spec. */
 export async function updateSpecLink(db: Db, id: string, patch: SpecLinkPatch): Promise<void> {

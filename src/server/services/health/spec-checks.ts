@@ -16,6 +16,7 @@ import {
   listSpecLinksOfPage,
   updatePageSpecLinks,
   updateSpecLink,
+  type SpecColumns,
 } from '../../db/repositories/health.js';
 import { findPageById, findServicePage, listPageHandlesByIds, listPagesByIds } from '../../db/repositories/pages.js';
 import type { Db } from '../../db/repositories/workspaces.js';
@@ -34,16 +35,7 @@ const SPEC_NOT_FOUND = 'The OpenAPI spec was not found';
 const GONE_CODES: readonly (SpecGone | null)[] = [null, 'operation', 'unpublished', 'deleted'];
 const goneCode = (gone: SpecGone) => GONE_CODES.indexOf(gone);
 
-export type SpecColumns = Pick<
-  HealthCheckRow,
-  | 'spec_page_id'
-  | 'spec_operation_id'
-  | 'spec_method'
-  | 'spec_path'
-  | 'spec_published_at'
-  | 'spec_version'
-  | 'spec_missing'
->;
+export type { SpecColumns };
 
 export const NO_SPEC: SpecColumns = {
   spec_page_id: null,

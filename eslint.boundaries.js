@@ -45,7 +45,8 @@ export const APP_COMPOSITION = [
  */
 export const SERVER_AREAS = {
   billing: [],
-  accounts: ['billing'],
+  events: [],
+  accounts: ['billing', 'events'],
   catalogue: ['accounts'],
   health: ['catalogue'],
   feeds: ['catalogue'],

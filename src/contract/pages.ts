@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SECTIONS } from '../domain/pages.js';
+import { HANDLE_PATTERN, HANDLE_RULE } from '../domain/validators.js';
 import { line, text } from './common.js';
 
 export { PAGE_SECTIONS };
@@ -65,9 +66,7 @@ export type PublishedSummary = z.infer<typeof publishedSummary>;
 const pageTitle = () => line().trim().min(1).max(200);
 /** A page's content: markdown, or an OpenAPI document in YAML or JSON (docs/decisions.md#pages). */
 const pageContent = () => text().max(1_000_000);
-export const PAGE_HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const pageHandle = () =>
-  line().min(1).max(64).regex(PAGE_HANDLE_PATTERN, 'Lower-case letters, digits and single hyphens');
+const pageHandle = () => line().min(1).max(64).regex(HANDLE_PATTERN, HANDLE_RULE);
 
 /** Spec: a create sends title (or name, or version) and content; the handle comes from the title unless given. */
 const createShape = {

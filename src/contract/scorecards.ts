@@ -6,12 +6,12 @@ import {
   SCORECARD_EVALUATORS,
   SCORECARD_FIELDS,
 } from '../domain/scorecards.js';
+import { HANDLE_PATTERN, HANDLE_RULE } from '../domain/validators.js';
 import { stage, visibility } from './catalogue.js';
 import { line, pageQuery, text } from './common.js';
 
 /** Scorecards (docs/decisions.md#slos-and-scorecards, issue 28): definitions, results, exemptions. */
 
-export const SCORECARD_HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SCORECARD_KEY_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 export const SCORECARD_KEY_MESSAGE = 'Lower-case letters and digits, joined by single hyphens or underscores';
 
@@ -91,7 +91,7 @@ function soundDefinition(
 
 export const scorecardCreate = z
   .strictObject({
-    handle: handle.regex(SCORECARD_HANDLE_PATTERN, 'Lower-case letters, digits and single hyphens'),
+    handle: handle.regex(HANDLE_PATTERN, HANDLE_RULE),
     ...definitionFields,
   })
   .superRefine(soundDefinition);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HANDLE_PATTERN, HANDLE_RULE } from '../domain/validators.js';
 import { httpUrl, line, text } from './common.js';
 
 /** Spec (platform.md section 3): an SSO provider as the admin pages show it; the server computes `sp` and the URLs. */
@@ -39,9 +40,8 @@ const providerFields = {
   idp: idpFields.optional(),
 };
 
-export const SSO_HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const ssoProviderCreate = z.strictObject({
-  handle: line().min(1).max(64).regex(SSO_HANDLE_PATTERN, 'Lower-case letters, digits and single hyphens'),
+  handle: line().min(1).max(64).regex(HANDLE_PATTERN, HANDLE_RULE),
   ...providerFields,
 });
 /** Spec: on update the handle is not sent. */

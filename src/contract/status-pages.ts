@@ -7,13 +7,12 @@ import {
   STATUS_PAGE_ACCESS,
   UPSTREAM_DEPTH,
 } from '../domain/status-pages.js';
+import { HANDLE_PATTERN, HANDLE_RULE } from '../domain/validators.js';
 import { noticeStatus, noticeType } from './notices.js';
 
 /**
  * Public status pages (docs/decisions.md#status-pages, issue 27): what admins manage and what visitors and tools read.
  */
-
-export const STATUS_PAGE_HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const pageHandle = line().min(1).max(64);
 const serviceHandle = line().min(1).max(64);
 /** A host name as a browser sends it: lower-case labels, at least one dot, no port. */
@@ -80,7 +79,7 @@ const pageFields = {
 };
 
 export const statusPageCreate = z.strictObject({
-  handle: pageHandle.regex(STATUS_PAGE_HANDLE_PATTERN, 'Lower-case letters, digits and single hyphens'),
+  handle: pageHandle.regex(HANDLE_PATTERN, HANDLE_RULE),
   ...pageFields,
 });
 export type StatusPageCreate = z.infer<typeof statusPageCreate>;

@@ -9,7 +9,7 @@ import { constructFromEvents, CORE_SCHEMA, EVENT_DOCUMENT, EVENT_MAPPING, parseE
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import type { Stage, Visibility } from './catalogue.js';
 import { endpointError } from './check-targets.js';
-import { SLACK_CHANNEL_PATTERN } from './validators.js';
+import { HANDLE_PATTERN, SLACK_CHANNEL_PATTERN } from './validators.js';
 import { isSloTarget, SLO_WINDOW_DAYS, type SloWindowDays } from './slo.js';
 
 export const DESCRIPTOR_API_VERSIONS = ['backstage.io/v1alpha1', 'backstage.io/v1beta1', 'beacon.io/v1'] as const;
@@ -123,7 +123,6 @@ export interface ReadDescriptors {
 }
 
 const NAME_PATTERN = /^[a-z0-9A-Z]+(?:[-_.][a-z0-9A-Z]+)*$/;
-const HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const MAX_NAME = 63;
 
 /** Parses `[kind:][namespace/]name`, lower-cased; `defaultKind` when the reference names none. */

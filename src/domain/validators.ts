@@ -8,7 +8,15 @@ export const DOMAIN_MIN_LENGTH = 3;
 export const BETA_CODE_LENGTH = 6;
 export const PASSWORD_MIN_LENGTH = 8;
 
-const HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/i;
+/**
+ * A handle's shape (spec section 5), declared once for the contract, the server and the app: lower-case letters and
+ * digits in runs joined by single hyphens. Lengths differ per kind of handle; each schema sets its own.
+ */
+export const HANDLE_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** HANDLE_PATTERN in the product's words, for forms and schemas. */
+export const HANDLE_RULE = 'Lower-case letters, digits and single hyphens';
+/** isHandle also takes capitals: its callers refuse them with their own message, or lower them first. */
+const HANDLE_PATTERN_ANY_CASE = new RegExp(HANDLE_PATTERN.source, 'i');
 // A pragmatic "standard" email pattern: something@something.tld, no spaces.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PASSWORD_SPECIALS = /[#?!@$%^&*-]/;
@@ -35,7 +43,7 @@ export function isEmail(value: string): boolean {
 
 /** Letters, digits and single hyphens, starting and ending with a letter or digit, at least 3 characters. */
 export function isHandle(value: string): boolean {
-  return value.length >= HANDLE_MIN_LENGTH && HANDLE_PATTERN.test(value);
+  return value.length >= HANDLE_MIN_LENGTH && HANDLE_PATTERN_ANY_CASE.test(value);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Scorecard, ScorecardResult, ServiceScorecard } from '../../src/contract/scorecards.js';
 import { startScorecardRefresh, sweepScorecards } from '../../src/server/jobs/scorecard-sweep.js';
-import { recordEvent } from '../../src/server/db/repositories/events.js';
+import { recordEvent } from '../../src/server/services/events/record-event.js';
 import { updateService } from '../../src/server/db/repositories/services.js';
 import { keptAnswersOf } from '../../src/server/cache/catalogue-cache.js';
 import { evaluateScorecards } from '../../src/server/services/reliability/scorecards.js';

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerContext } from '../../src/server/context.js';
 import { startScorecardRefresh, sweepScorecards } from '../../src/server/jobs/scorecard-sweep.js';
 import { updateService } from '../../src/server/db/repositories/services.js';
-import { recordEvent } from '../../src/server/db/repositories/events.js';
+import { recordEvent } from '../../src/server/services/events/record-event.js';
 import { random } from '../support/random.js';
 import { insertInBatches, positiveNumber, runBench, seedTeamAndServices, settle } from './harness.js';
 

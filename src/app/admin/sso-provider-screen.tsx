@@ -8,12 +8,11 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { OperationInput } from '../../contract/operation.js';
 import type { SsoProvider } from '../../contract/sso.js';
-import { SSO_HANDLE_PATTERN } from '../../contract/sso.js';
 import { ssoProviderOperations } from '../../contract/operations/sso.js';
+import { HANDLE_PATTERN, HANDLE_RULE } from '../../domain/validators.js';
 import { keys } from '../api/query-keys.js';
 import { useApi } from '../session/use-api.js';
 import { handleTyping, useSlugField } from '../components/form.js';
-import { HANDLE_RULE } from '../components/editor-handle.js';
 import { NotFound, Spinner } from '../components/status-screens.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../components/snackbars.js';
@@ -202,8 +201,8 @@ function GeneralSettings({ provider }: { provider: SsoProvider | null }) {
   const slug = useSlugField(provider ? '' : draft.name, handleTyping);
   const handle = provider ? provider.handle : slug.value;
   const dirty = provider === null || JSON.stringify(draft) !== JSON.stringify(saved);
-  const handleError = provider === null && handle !== '' && !SSO_HANDLE_PATTERN.test(handle) ? HANDLE_RULE : null;
-  const valid = SSO_HANDLE_PATTERN.test(handle) && draft.name.trim() !== '';
+  const handleError = provider === null && handle !== '' && !HANDLE_PATTERN.test(handle) ? HANDLE_RULE : null;
+  const valid = HANDLE_PATTERN.test(handle) && draft.name.trim() !== '';
 
   const save = useMutation({
     mutationFn: () => {

@@ -5,7 +5,7 @@ import { RadioButton } from 'primereact/radiobutton';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ProfileRef } from '../../contract/catalogue.js';
 import { autocompleteOperations } from '../../contract/operations/autocomplete.js';
-import { STATUS_PAGE_HANDLE_PATTERN, statusPageCreate, type StatusPage } from '../../contract/status-pages.js';
+import { statusPageCreate, type StatusPage } from '../../contract/status-pages.js';
 import { STATUS_PAGE_ACCESS, UPSTREAM_DEPTH, type StatusPageAccess } from '../../domain/status-pages.js';
 import { messages } from '../../domain/validators.js';
 import { ApiError } from '../api/client.js';
@@ -140,7 +140,7 @@ export function draftErrors(
   const domain = draft.custom_domain.trim().toLowerCase();
   return {
     title: draft.title.trim() === '' ? messages.required : draft.title.trim().length > 200 ? tooLong(200) : null,
-    handle: editorHandleError(handle, { creating, pattern: STATUS_PAGE_HANDLE_PATTERN }),
+    handle: editorHandleError(handle, { creating }),
     description: draft.description.trim().length > 2000 ? tooLong(2000) : null,
     logo_url: draft.logo_url.trim() && !shape.logo_url.safeParse(draft.logo_url.trim()).success ? URL_INVALID : null,
     password:

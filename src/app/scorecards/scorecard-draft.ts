@@ -3,7 +3,6 @@
  * the body of a save, what is wrong with it before it is sent, and where a refused save's errors go. No React here.
  */
 import {
-  SCORECARD_HANDLE_PATTERN,
   SCORECARD_KEY_MESSAGE,
   SCORECARD_KEY_PATTERN,
   type Scorecard,
@@ -266,7 +265,7 @@ export function draftErrors(draft: ScorecardDraft, { handle, creating }: { handl
   const name = draft.name.trim();
   const errors: DraftErrors = {
     name: name === '' ? messages.required : name.length > 120 ? tooLong(120) : null,
-    handle: editorHandleError(handle, { creating, pattern: SCORECARD_HANDLE_PATTERN }),
+    handle: editorHandleError(handle, { creating }),
     description: draft.description.trim().length > 2000 ? tooLong(2000) : null,
     levels: draft.levels.length === 0 ? NO_LEVELS : null,
     levelRows: {},

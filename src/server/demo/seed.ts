@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isoNow, type ServerContext } from '../context.js';
+import { hasHealthChecks } from '../db/repositories/health.js';
 import { findUserByEmail, insertUser, newUserRow, updateUser } from '../db/repositories/users.js';
 import { findWorkspaceByDomain, insertWorkspace } from '../db/repositories/workspaces.js';
 import type { Stage, Visibility } from '../../domain/catalogue.js';
@@ -141,12 +142,7 @@ async function seedDemoChecks(ctx: ServerContext, workspace: WorkspaceRow): Prom
   if (ctx.config.demoTargetPort === null) return;
   const user = await findUserByEmail(ctx.database.db, workspace.id, DEMO_LOGIN.email);
   if (!user) return;
-  const existing = await ctx.database.db
-    .selectFrom('health_checks')
-    .select('id')
-    .where('workspace_id', '=', workspace.id)
-    .executeTakeFirst();
-  if (existing) return;
+  if (await hasHealthChecks(ctx.database.db, workspace.id)) return;
   const caller = { workspace, user };
   const ports = demoTargetPorts(ctx.config.demoTargetPort);
   for (const { service, check } of demoChecks(ports)) await createHealthCheck(ctx, caller, service, check);

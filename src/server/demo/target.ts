@@ -11,6 +11,7 @@ import { createServer as createTcpServer, type Server as TcpServer } from 'node:
 import { createServer as createTlsServer } from 'node:tls';
 import type { ServerContext } from '../context.js';
 import { answerOrdersApi } from './orders-api.js';
+import { listHeartbeatTokens } from '../db/repositories/health.js';
 import { findWorkspaceByDomain } from '../db/repositories/workspaces.js';
 import { recordPing } from '../services/health/heartbeats.js';
 import { selfSignedCertificate } from '../crypto/self-signed.js';
@@ -60,13 +61,7 @@ function httpTarget(now: () => number): Server {
 async function pingDemoHeartbeats(ctx: ServerContext): Promise<void> {
   const workspace = await findWorkspaceByDomain(ctx.database.db, 'demo');
   if (!workspace) return;
-  const rows = await ctx.database.db
-    .selectFrom('health_checks')
-    .select('ping_token_sealed')
-    .where('workspace_id', '=', workspace.id)
-    .where('kind', '=', 'heartbeat')
-    .execute();
-  for (const { ping_token_sealed: sealed } of rows)
+  for (const { ping_token_sealed: sealed } of await listHeartbeatTokens(ctx.database.db, workspace.id))
     if (sealed) await recordPing(ctx, workspace, ctx.secretBox.open(sealed), 'success', 0);
 }
 

@@ -6,7 +6,7 @@
 import type { ServerContext } from '../context.js';
 import { deleteAsset } from '../db/repositories/assets.js';
 import { dueSources, expiredOrphans } from '../db/repositories/catalog.js';
-import { recordEvent } from '../db/repositories/events.js';
+import { recordEvent } from '../services/events/record-event.js';
 import { countTeamChildren, deleteTeam } from '../db/repositories/teams.js';
 import type { Agent } from '../services/accounts/agents.js';
 import type { FetchOptions } from '../services/descriptors/fetch.js';

@@ -14,7 +14,7 @@ import {
   type BurnAlert,
 } from '../../domain/slo.js';
 import type { ServerContext } from '../context.js';
-import { recordEvent } from '../db/repositories/events.js';
+import { recordEvent } from '../services/events/record-event.js';
 import { listHealthTransitions } from '../db/repositories/health.js';
 import { sloOf } from '../services/reliability/slo.js';
 import { agentColumns, type Agent } from '../services/accounts/agents.js';

@@ -407,3 +407,15 @@ export function expiredOrphans(db: Db, before: string, limit: number) {
     .limit(limit)
     .execute();
 }
+
+/** The services and teams of these ids (an entity is either), with what a reference to them shows. */
+export async function listProfilesByIds(
+  db: Db,
+  ids: readonly string[],
+): Promise<{ id: string; handle: string; name: string; icon_asset_id: string | null }[]> {
+  const [services, teams] = await Promise.all([
+    db.selectFrom('services').select(['id', 'handle', 'name', 'icon_asset_id']).where('id', 'in', ids).execute(),
+    db.selectFrom('teams').select(['id', 'handle', 'name', 'icon_asset_id']).where('id', 'in', ids).execute(),
+  ]);
+  return [...services, ...teams];
+}

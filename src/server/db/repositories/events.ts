@@ -15,7 +15,6 @@ import {
   type ScopeValues,
   type ServiceScope,
 } from './services.js';
-import { enqueueChatMessages } from './slack.js';
 import { workspaceVersion } from './versions.js';
 import type { Db } from './workspaces.js';
 
@@ -52,49 +51,43 @@ export async function announce(db: Db, payload: string): Promise<void> {
   await sql`select pg_notify(${EVENTS_CHANNEL} || ':' || current_schema(), ${payload})`.execute(db);
 }
 
-/**
- * Appends an event in the caller's transaction, with a notification for each of its recipients: the members of
- * the team it concerns (for a service, its owner team) and those who starred the service (when they may see it),
- * minus the agent and those who muted the profile for notifications.
- */
-export async function recordEvent<T extends EventType>(db: Db, event: NewEvent<T>): Promise<string> {
+/** Appends the event row in the caller's transaction and gives its id (services/events/record-event.ts tells who). */
+export async function insertEvent<T extends EventType>(db: Db, event: NewEvent<T>): Promise<string> {
   const id = randomUUID();
   await db
     .insertInto('events')
     .values({ ...event, id, data: JSON.stringify(event.data) })
     .execute();
-  const recipients = await audienceOf(db, event);
-  for (let start = 0; start < recipients.length; start += 1000) {
+  return id;
+}
+
+/** A notification of the event for each of these users, a statement per 1000 of them. */
+export async function insertNotifications(
+  db: Db,
+  eventId: string,
+  event: Pick<NewEvent, 'workspace_id' | 'created_at'>,
+  userIds: readonly string[],
+): Promise<void> {
+  for (const batch of chunks(userIds, 1000)) {
     await db
       .insertInto('notifications')
       .values(
-        recipients.slice(start, start + 1000).map((user_id) => ({
+        batch.map((user_id) => ({
           workspace_id: event.workspace_id,
           user_id,
-          event_id: id,
+          event_id: eventId,
           created_at: event.created_at,
         })),
       )
       .execute();
   }
-  if (recipients.length > 0) await announce(db, `e ${id}`);
-  // docs/decisions.md#integrations: every event of a service with a chat channel is posted there, through the chat
-  // outbox.
-  if (event.profile_type === 'service') {
-    // A notice's events go to its thread (chat-outbox.ts): they carry the notice.
-    const notice = (event.data as { notice?: unknown }).notice;
-    const queued = await enqueueChatMessages(db, {
-      id,
-      workspace_id: event.workspace_id,
-      service_id: event.profile_id,
-      notice_id: event.type.startsWith('notice.') && typeof notice === 'string' ? notice : null,
-    });
-    if (queued) await announce(db, 'c');
-  }
-  return id;
 }
 
-async function audienceOf(db: Db, event: NewEvent): Promise<string[]> {
+/**
+ * Who an event tells: the members of the team it concerns (for a service, its owner team) and those who starred
+ * the service (when they may see it), minus the agent and those who muted the profile for notifications.
+ */
+export async function eventAudience(db: Db, event: NewEvent): Promise<string[]> {
   const { workspace_id: workspaceId, profile_id: profileId } = event;
   const teamOf =
     event.profile_type === 'team'

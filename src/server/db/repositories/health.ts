@@ -195,6 +195,91 @@ export function findHealthCheck(db: Db, workspaceId: string, id: string): Promis
     .executeTakeFirst();
 }
 
+/** The workspace's heartbeat check whose ping token hashes to `tokenHash`. */
+export function findHeartbeatByPingToken(
+  db: Db,
+  workspaceId: string,
+  tokenHash: string,
+): Promise<HealthCheckRow | undefined> {
+  return db
+    .selectFrom('health_checks')
+    .selectAll()
+    .where('ping_token_hash', '=', tokenHash)
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', 'heartbeat')
+    .executeTakeFirst();
+}
+
+/** The checks made from a spec page: id, name and operation, by name. */
+export function linkedChecks(db: Db, workspaceId: string, pageId: string) {
+  return db
+    .selectFrom('health_checks')
+    .select(['id', 'name', 'spec_operation_id', 'spec_missing'])
+    .where('workspace_id', '=', workspaceId)
+    .where('spec_page_id', '=', pageId)
+    .orderBy('name')
+    .execute();
+}
+
+/** The links to their operation of the checks made from a spec page. */
+export function listSpecLinksOfPage(db: Db, workspaceId: string, pageId: string) {
+  return db
+    .selectFrom('health_checks')
+    .select(['id', 'spec_operation_id', 'spec_method', 'spec_path', 'spec_published_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('spec_page_id', '=', pageId)
+    .execute();
+}
+
+/** What a health check keeps of the spec operation it was made from (services/health/spec-checks.ts). */
+export type SpecColumns = Pick<
+  HealthCheckRow,
+  | 'spec_page_id'
+  | 'spec_operation_id'
+  | 'spec_method'
+  | 'spec_path'
+  | 'spec_published_at'
+  | 'spec_version'
+  | 'spec_missing'
+>;
+
+type SpecLinkPatch = Partial<SpecColumns & Pick<HealthCheckRow, 'updated_at'>>;
+
+/** Changes one check's link to its spec. */
+export async function updateSpecLink(db: Db, id: string, patch: SpecLinkPatch): Promise<void> {
+  await db.updateTable('health_checks').set(patch).where('id', '=', id).execute();
+}
+
+/** Changes the links of every check made from a spec page. */
+export async function updatePageSpecLinks(db: Db, workspaceId: string, pageId: string, patch: SpecLinkPatch) {
+  await db
+    .updateTable('health_checks')
+    .set(patch)
+    .where('workspace_id', '=', workspaceId)
+    .where('spec_page_id', '=', pageId)
+    .execute();
+}
+
+/** Whether the workspace has any health check. */
+export async function hasHealthChecks(db: Db, workspaceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('health_checks')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The sealed ping tokens of the workspace's heartbeat checks. */
+export function listHeartbeatTokens(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('health_checks')
+    .select('ping_token_sealed')
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', 'heartbeat')
+    .execute();
+}
+
 export async function insertHealthCheck(db: Db, row: Insertable<HealthChecksTable>): Promise<void> {
   await db.insertInto('health_checks').values(row).execute();
 }

@@ -13,6 +13,26 @@ export function findPageById(db: Db, workspaceId: string, id: string): Promise<P
     .executeTakeFirst();
 }
 
+/** The handles of these pages of the workspace. */
+export function listPageHandlesByIds(db: Db, workspaceId: string, ids: readonly string[]) {
+  return db
+    .selectFrom('pages')
+    .select(['id', 'handle'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** These pages, of one workspace, or of any (`workspaceId` null: the shared runner's checks are of every workspace). */
+export function listPagesByIds(db: Db, workspaceId: string | null, ids: readonly string[]): Promise<PageRow[]> {
+  return db
+    .selectFrom('pages')
+    .selectAll()
+    .where('id', 'in', ids)
+    .$if(workspaceId !== null, (qb) => qb.where('workspace_id', '=', workspaceId!))
+    .execute();
+}
+
 /** A page of a service's section by handle or id. */
 export function findServicePage(
   db: Db,

@@ -483,6 +483,16 @@ export function listWatchedServices(db: Db, workspaceId: string, userId: string,
     .execute();
 }
 
+/** The handles and names of these services of the workspace. */
+export function listServiceNamesByIds(db: Db, workspaceId: string, ids: readonly string[]) {
+  return db
+    .selectFrom('services')
+    .select(['id', 'handle', 'name'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
 export async function insertService(db: Db, row: Omit<ServicesTable, 'search_text' | 'starred_count'>): Promise<void> {
   await db.insertInto('services').values(row).execute();
 }

@@ -73,6 +73,40 @@ export async function revokeSession(db: Db, id: string, now: string): Promise<vo
     .execute();
 }
 
+/** A session of the workspace by its token's hash, unless revoked (expired ones too: logging out ends them). */
+export function findUnrevokedSession(db: Db, workspaceId: string, tokenHash: string) {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('workspace_id', '=', workspaceId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The unrevoked sessions an identity provider opened for a SAML subject (and session index, when it names one). */
+export function listLiveSamlSessions(
+  db: Db,
+  workspaceId: string,
+  providerId: string,
+  nameId: string,
+  sessionIndex: string | undefined,
+): Promise<{ id: string }[]> {
+  return db
+    .selectFrom('sessions')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('sso_provider_id', '=', providerId)
+    .where('saml_name_id', '=', nameId)
+    .$if(Boolean(sessionIndex), (qb) => qb.where('saml_session_index', '=', sessionIndex!))
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function revokeSessionsByIds(db: Db, ids: readonly string[], now: string): Promise<void> {
+  if (ids.length > 0) await db.updateTable('sessions').set({ revoked_at: now }).where('id', 'in', ids).execute();
+}
+
 export async function revokeUserSessions(db: Db, workspaceId: string, userId: string, now: string): Promise<void> {
   await db
     .updateTable('sessions')

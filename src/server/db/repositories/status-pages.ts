@@ -10,6 +10,26 @@ export function listStatusPageRows(db: Db, workspaceId: string): Promise<StatusP
   return db.selectFrom('status_pages').selectAll().where('workspace_id', '=', workspaceId).orderBy('title').execute();
 }
 
+/** The workspace's public pages (subscribers have no account: only these tell them news). */
+export function listPublicStatusPages(db: Db, workspaceId: string): Promise<StatusPageRow[]> {
+  return db
+    .selectFrom('status_pages')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('access', '=', 'public')
+    .execute();
+}
+
+/** What a subscriber is told of a notice's service. */
+export function findServiceOfNews(db: Db, workspaceId: string, serviceId: string) {
+  return db
+    .selectFrom('services')
+    .select(['id', 'handle', 'name', 'visibility', 'health'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', serviceId)
+    .executeTakeFirst();
+}
+
 export function findStatusPage(db: Db, workspaceId: string, handle: string): Promise<StatusPageRow | undefined> {
   return db
     .selectFrom('status_pages')
@@ -62,6 +82,22 @@ export async function insertStatusPage(db: Db, row: StatusPagesTable): Promise<v
 
 export async function updateStatusPageRow(db: Db, id: string, patch: Partial<StatusPagesTable>): Promise<void> {
   await db.updateTable('status_pages').set(patch).where('id', '=', id).execute();
+}
+
+/** Writes a domain check's outcome, unless the page's domain or token changed since the check read them. */
+export async function updateDomainCheck(
+  db: Db,
+  id: string,
+  checked: { domain: string; token: string },
+  patch: Partial<StatusPagesTable>,
+): Promise<void> {
+  await db
+    .updateTable('status_pages')
+    .set(patch)
+    .where('id', '=', id)
+    .where('custom_domain', '=', checked.domain)
+    .where('custom_domain_token', '=', checked.token)
+    .execute();
 }
 
 export async function deleteStatusPageRow(db: Db, id: string): Promise<void> {

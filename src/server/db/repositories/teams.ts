@@ -118,6 +118,26 @@ export function listTeamsOfUser(db: Db, workspaceId: string, userId: string): Pr
     .execute();
 }
 
+/** The handles of these teams of the workspace, by id. */
+export function listTeamHandlesByIds(db: Db, workspaceId: string, ids: readonly string[]) {
+  return db
+    .selectFrom('teams')
+    .select(['id', 'handle'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The workspace's teams of these handles (those that exist), with their ids. */
+export function listTeamIdsByHandles(db: Db, workspaceId: string, handles: readonly string[]) {
+  return db
+    .selectFrom('teams')
+    .select(['id', 'handle'])
+    .where('workspace_id', '=', workspaceId)
+    .where('handle', 'in', handles)
+    .execute();
+}
+
 export async function insertTeam(
   db: Db,
   row: Omit<TeamRow, 'default_visibility' | 'members_create_services'>,

@@ -13,7 +13,25 @@ import { handleFromText, HANDLE_MIN_LENGTH } from '../../../domain/validators.js
 import { workspaceOrigin } from '../../config.js';
 import { isoNow, type ServerContext } from '../../context.js';
 import { findUserByEmail, findUserByIdOrHandle, insertUser, newUserRow } from '../../db/repositories/users.js';
-import type { Db } from '../../db/repositories/workspaces.js';
+import {
+  findUnrevokedSession,
+  listLiveSamlSessions,
+  revokeSession,
+  revokeSessionsByIds,
+} from '../../db/repositories/sessions.js';
+import {
+  clearOtherDefaults,
+  deleteSamlRequest,
+  deleteSamlRequestsBefore,
+  deleteSsoProvider,
+  findDefaultSsoProvider,
+  findSamlRequest,
+  findSsoProvider,
+  insertSamlRequest,
+  insertSsoProvider,
+  listSsoProviders,
+  updateSsoProvider,
+} from '../../db/repositories/sso.js';
 import type { SsoProviderRow, UserRow, WorkspaceRow } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../errors.js';
 import { startSession, type Caller } from './auth.js';
@@ -74,29 +92,15 @@ export function certificatePem(text: string): string {
   return pem;
 }
 
-function findProvider(db: Db, workspaceId: string, handle: string) {
-  return db
-    .selectFrom('sso_providers')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('handle', '=', handle)
-    .executeTakeFirst();
-}
-
 async function providerOf(ctx: ServerContext, workspace: WorkspaceRow, handle: string): Promise<SsoProviderRow> {
-  const row = await findProvider(ctx.database.db, workspace.id, handle);
+  const row = await findSsoProvider(ctx.database.db, workspace.id, handle);
   if (!row) throw notFound(NOT_FOUND);
   return row;
 }
 
 export async function listProviders(ctx: ServerContext, caller: Caller): Promise<SsoProvider[]> {
   requireAdmin(caller);
-  const rows = await ctx.database.db
-    .selectFrom('sso_providers')
-    .selectAll()
-    .where('workspace_id', '=', caller.workspace.id)
-    .orderBy('name')
-    .execute();
+  const rows = await listSsoProviders(ctx.database.db, caller.workspace.id);
   const { cert } = await ctx.samlSigning();
   return rows.map((row) => toSsoProvider(ctx, caller.workspace, row, cert));
 }
@@ -139,16 +143,6 @@ function columnsOf(input: ProviderInput) {
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
 
-/** One default a workspace: making one the default takes it from the others. */
-async function clearDefault(trx: Db, workspaceId: string, exceptId: string): Promise<void> {
-  await trx
-    .updateTable('sso_providers')
-    .set({ is_default: 0 })
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '<>', exceptId)
-    .execute();
-}
-
 export async function createProvider(
   ctx: ServerContext,
   caller: Caller,
@@ -158,7 +152,7 @@ export async function createProvider(
   const { db } = ctx.database;
   const taken = () =>
     conflict('The handle has already been taken.', { handle: ['The handle has already been taken.'] });
-  if (await findProvider(db, caller.workspace.id, input.handle)) throw taken();
+  if (await findSsoProvider(db, caller.workspace.id, input.handle)) throw taken();
   const now = isoNow(ctx);
   const row: SsoProviderRow = {
     id: randomUUID(),
@@ -178,11 +172,12 @@ export async function createProvider(
   };
   try {
     await db.transaction().execute(async (trx) => {
-      await trx.insertInto('sso_providers').values(row).execute();
-      if (row.is_default) await clearDefault(trx, row.workspace_id, row.id);
+      await insertSsoProvider(trx, row);
+      // One default a workspace: making one the default takes it from the others.
+      if (row.is_default) await clearOtherDefaults(trx, row.workspace_id, row.id);
     });
   } catch (error) {
-    if (!(error instanceof HttpError) && (await findProvider(db, caller.workspace.id, input.handle))) throw taken();
+    if (!(error instanceof HttpError) && (await findSsoProvider(db, caller.workspace.id, input.handle))) throw taken();
     throw error;
   }
   return toSsoProvider(ctx, caller.workspace, row, (await ctx.samlSigning()).cert);
@@ -198,8 +193,8 @@ export async function updateProvider(
   const row = await providerOf(ctx, caller.workspace, handle);
   const change: Partial<SsoProviderRow> = { ...columnsOf(input), updated_at: isoNow(ctx) };
   await ctx.database.db.transaction().execute(async (trx) => {
-    await trx.updateTable('sso_providers').set(change).where('id', '=', row.id).execute();
-    if (change.is_default === 1) await clearDefault(trx, row.workspace_id, row.id);
+    await updateSsoProvider(trx, row.id, change);
+    if (change.is_default === 1) await clearOtherDefaults(trx, row.workspace_id, row.id);
   });
   const { cert } = await ctx.samlSigning();
   return toSsoProvider(ctx, caller.workspace, { ...row, ...change } as SsoProviderRow, cert);
@@ -208,18 +203,12 @@ export async function updateProvider(
 export async function deleteProvider(ctx: ServerContext, caller: Caller, handle: string): Promise<void> {
   requireAdmin(caller);
   const row = await providerOf(ctx, caller.workspace, handle);
-  await ctx.database.db.deleteFrom('sso_providers').where('id', '=', row.id).execute();
+  await deleteSsoProvider(ctx.database.db, row.id);
 }
 
 /** The login screen's 'Log in with {name}': the default provider, when enabled and complete. */
 export async function loginOption(ctx: ServerContext, workspace: WorkspaceRow) {
-  const row = await ctx.database.db
-    .selectFrom('sso_providers')
-    .selectAll()
-    .where('workspace_id', '=', workspace.id)
-    .where('is_default', '=', 1)
-    .where('sso_enabled', '=', 1)
-    .executeTakeFirst();
+  const row = await findDefaultSsoProvider(ctx.database.db, workspace.id);
   if (!row?.idp_sso_url || !row.idp_x509) return null;
   return { name: row.name, login_url: endpoints(ctx, workspace, row.handle).login };
 }
@@ -232,38 +221,23 @@ function requestCache(ctx: ServerContext, workspaceId: string): CacheProvider {
   return {
     async saveAsync(key, value) {
       const createdAt = ctx.now().getTime();
-      await db
-        .insertInto('saml_requests')
-        .values({
-          id: sha256(`${workspaceId}:${key}`),
-          workspace_id: workspaceId,
-          value,
-          created_at: new Date(createdAt).toISOString(),
-        })
-        .execute();
+      await insertSamlRequest(db, {
+        id: sha256(`${workspaceId}:${key}`),
+        workspace_id: workspaceId,
+        value,
+        created_at: new Date(createdAt).toISOString(),
+      });
       // Old requests nobody answered go now and then.
-      await db
-        .deleteFrom('saml_requests')
-        .where('created_at', '<', new Date(createdAt - REQUEST_TTL_MS).toISOString())
-        .execute();
+      await deleteSamlRequestsBefore(db, new Date(createdAt - REQUEST_TTL_MS).toISOString());
       return { value, createdAt };
     },
     async getAsync(key) {
-      const row = await db
-        .selectFrom('saml_requests')
-        .select('value')
-        .where('id', '=', sha256(`${workspaceId}:${key}`))
-        .where('created_at', '>=', new Date(ctx.now().getTime() - REQUEST_TTL_MS).toISOString())
-        .executeTakeFirst();
-      return row?.value ?? null;
+      const since = new Date(ctx.now().getTime() - REQUEST_TTL_MS).toISOString();
+      return findSamlRequest(db, sha256(`${workspaceId}:${key}`), since);
     },
     async removeAsync(key) {
       if (key === null) return null;
-      const result = await db
-        .deleteFrom('saml_requests')
-        .where('id', '=', sha256(`${workspaceId}:${key}`))
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0 ? key : null;
+      return (await deleteSamlRequest(db, sha256(`${workspaceId}:${key}`))) ? key : null;
     },
   };
 }
@@ -448,26 +422,12 @@ async function answerLogoutRequest(
   }
   const { db } = ctx.database;
   const now = isoNow(ctx);
-  const sessions = await db
-    .selectFrom('sessions')
-    .select('id')
-    .where('workspace_id', '=', workspace.id)
-    .where('sso_provider_id', '=', row.id)
-    .where('saml_name_id', '=', profile.nameID)
-    .$if(Boolean(profile.sessionIndex), (qb) => qb.where('saml_session_index', '=', profile.sessionIndex!))
-    .where('revoked_at', 'is', null)
-    .execute();
-  if (sessions.length > 0) {
-    await db
-      .updateTable('sessions')
-      .set({ revoked_at: now })
-      .where(
-        'id',
-        'in',
-        sessions.map((session) => session.id),
-      )
-      .execute();
-  }
+  const sessions = await listLiveSamlSessions(db, workspace.id, row.id, profile.nameID, profile.sessionIndex);
+  await revokeSessionsByIds(
+    db,
+    sessions.map((session) => session.id),
+    now,
+  );
   for (const { id: sessionId } of sessions) ctx.callers.forgetSession(sessionId);
   return sp.getLogoutResponseUrlAsync(profile, relayState ?? '', {}, true);
 }
@@ -480,21 +440,9 @@ async function endBrowserSession(
   sessionToken: string | undefined,
 ): Promise<string> {
   const { db } = ctx.database;
-  const session = sessionToken
-    ? await db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('token_hash', '=', sha256(sessionToken))
-        .where('workspace_id', '=', workspace.id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst()
-    : undefined;
+  const session = sessionToken ? await findUnrevokedSession(db, workspace.id, sha256(sessionToken)) : undefined;
   if (!session) return '/login';
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: isoNow(ctx) })
-    .where('id', '=', session.id)
-    .execute();
+  await revokeSession(db, session.id, isoNow(ctx));
   ctx.callers.forgetSession(session.id);
   if (!row.slo_enabled || !row.idp_slo_url || session.sso_provider_id !== row.id || !session.saml_name_id)
     return '/login';

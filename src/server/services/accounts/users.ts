@@ -6,7 +6,7 @@ import { removeIcon, replaceIcon } from './icons.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { deleteAsset } from '../../db/repositories/assets.js';
 import { disableClientsGrantedBy, scopesOfClient } from '../../db/repositories/clients.js';
-import { recordEvent } from '../../db/repositories/events.js';
+import { recordEvent } from '../events/record-event.js';
 import { revokeUserSessions } from '../../db/repositories/sessions.js';
 import { guardedTransaction } from '../../db/transactions.js';
 import {

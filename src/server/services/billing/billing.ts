@@ -33,7 +33,7 @@ import {
   updateSubscription,
   type SubscriptionColumns,
 } from '../../db/repositories/billing.js';
-import { setWorkspaceStatus } from '../../db/repositories/workspaces.js';
+import { findWorkspaceById, setWorkspaceStatus } from '../../db/repositories/workspaces.js';
 import type { CachedCaller as Caller } from '../../caller-cache.js';
 import type { BillingAccountRow } from '../../db/schema.js';
 import type { Db } from '../../db/repositories/workspaces.js';
@@ -185,11 +185,8 @@ export async function storeSubscription(
     toSubscriptionStatus(subscription.status),
     subscription.cancellation_details?.reason ?? null,
   );
-  const workspace = await db
-    .selectFrom('workspaces')
-    .select('status')
-    .where('id', '=', account.workspace_id)
-    .executeTakeFirstOrThrow();
+  const workspace = await findWorkspaceById(db, account.workspace_id);
+  if (!workspace) throw new Error(`No workspace ${account.workspace_id} for its billing account`);
   // Another subscription's news (an older, replaced one) does not overwrite the current one's.
   const replaced =
     account.subscription_id !== null && account.subscription_id !== subscription.id && hasLiveSubscription(account);

@@ -7,7 +7,7 @@
  */
 import type { Health } from '../../../domain/catalogue.js';
 import { failingStateOf, outcomesToRead, worstHealth } from '../../../domain/health.js';
-import { recordEvent } from '../../db/repositories/events.js';
+import { recordEvent } from '../events/record-event.js';
 import {
   listHealthSignals,
   listLatestOutcomes,

@@ -11,7 +11,7 @@ import {
 } from '../../../domain/catalogue.js';
 import { isoNow, type ServerContext } from '../../context.js';
 import { deleteAsset } from '../../db/repositories/assets.js';
-import { recordEvent } from '../../db/repositories/events.js';
+import { recordEvent } from '../events/record-event.js';
 import {
   deleteService as deleteServiceRow,
   findService,

@@ -11,7 +11,7 @@ import {
   updateMemberRole,
   type MemberRow,
 } from '../../db/repositories/teams.js';
-import { recordEvent } from '../../db/repositories/events.js';
+import { recordEvent } from '../events/record-event.js';
 import { findUserByIdOrHandle, searchUsers, type SearchPage } from '../../db/repositories/users.js';
 import type { Db } from '../../db/repositories/workspaces.js';
 import { guardedTransaction } from '../../db/transactions.js';

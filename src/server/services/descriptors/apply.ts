@@ -16,7 +16,7 @@ import type { Visibility } from '../../../domain/catalogue.js';
 import { isoNow, type ServerContext } from '../../context.js';
 import { replaceSourceEntities, listSourceEntities } from '../../db/repositories/catalog.js';
 import { chunks } from '../../db/repositories/chunks.js';
-import { recordEvent } from '../../db/repositories/events.js';
+import { recordEvent } from '../events/record-event.js';
 import { insertHealthCheck } from '../../db/repositories/health.js';
 import { findServicePage, insertPage, insertRevision } from '../../db/repositories/pages.js';
 import { insertServiceChannel, updateServiceChannel } from '../../db/repositories/slack.js';

@@ -28,6 +28,7 @@ import {
   readCurrentCatalogue,
   updateSource,
 } from '../../db/repositories/catalog.js';
+import { listProfilesByIds } from '../../db/repositories/catalog.js';
 import type { CatalogPlanRow, CatalogSourceRow, CatalogSourcesTable } from '../../db/schema.js';
 import type { Db } from '../../db/repositories/workspaces.js';
 import { guardedTransaction } from '../../db/transactions.js';
@@ -438,11 +439,7 @@ export async function listCatalogEntities(
   const ids = rows.map((row) => row.entity_id).filter((id): id is string => id !== null);
   const refs = new Map<string, { id: string; handle: string; name: string; thumbnail_url: string | null }>();
   if (ids.length > 0) {
-    const [services, teams] = await Promise.all([
-      db.selectFrom('services').select(['id', 'handle', 'name', 'icon_asset_id']).where('id', 'in', ids).execute(),
-      db.selectFrom('teams').select(['id', 'handle', 'name', 'icon_asset_id']).where('id', 'in', ids).execute(),
-    ]);
-    for (const row of [...services, ...teams]) {
+    for (const row of await listProfilesByIds(db, ids)) {
       refs.set(row.id, { id: row.id, handle: row.handle, name: row.name, thumbnail_url: assetUrl(row.icon_asset_id) });
     }
   }

@@ -10,7 +10,14 @@ import type { ApiDrift } from '../../../contract/spec-checks.js';
 import { driftVerdict, operationLabel, type DriftExample } from '../../../domain/api-drift.js';
 import type { CheckRun } from '../../../domain/check-kinds.js';
 import type { ServerContext } from '../../context.js';
-import { recordEvent } from '../../db/repositories/events.js';
+import {
+  deleteDrift,
+  findOperationDrift,
+  insertDrift,
+  listServiceDrift,
+  touchDrift,
+} from '../../db/repositories/api-drift.js';
+import { recordEvent } from '../events/record-event.js';
 import type { Db } from '../../db/repositories/workspaces.js';
 import type { HealthCheckRow } from '../../db/schema.js';
 import { agentColumns, type Agent } from '../accounts/agents.js';
@@ -52,22 +59,10 @@ export async function recordDrift(
   };
   const at = new Date(run.start).toISOString();
   // Most runs change nothing (an answer to spec, no drift; or drift seen again): one indexed read, no transaction.
-  const current = await db
-    .selectFrom('api_drift')
-    .select(['id', 'last_seen'])
-    .where('service_id', '=', check.service_id)
-    .where('page_id', '=', pageId)
-    .where('operation_id', '=', operation.operation_id)
-    .executeTakeFirst();
+  const current = await findOperationDrift(db, check.service_id, pageId, operation.operation_id);
   if (!verdict.breaks && !current) return;
   if (verdict.breaks && current) {
-    if (at > current.last_seen)
-      await db
-        .updateTable('api_drift')
-        .set({ last_seen: at })
-        .where('id', '=', current.id)
-        .where('last_seen', '<', at)
-        .execute();
+    if (at > current.last_seen) await touchDrift(db, current.id, at);
     return;
   }
   // Found or cleared: the row and its event together, once, whichever runner reports meanwhile (the delete's count
@@ -89,54 +84,29 @@ export async function recordDrift(
         created_at: at,
       });
     if (!verdict.breaks) {
-      const { numDeletedRows } = await trx.deleteFrom('api_drift').where('id', '=', current!.id).executeTakeFirst();
-      if (numDeletedRows > 0n) await event('api.drift_cleared');
+      if (await deleteDrift(trx, current!.id)) await event('api.drift_cleared');
       return;
     }
-    const inserted = await trx
-      .insertInto('api_drift')
-      .values({
-        id: randomUUID(),
-        workspace_id: check.workspace_id,
-        service_id: check.service_id,
-        page_id: pageId,
-        ...operation,
-        spec_version: check.spec_version,
-        check_id: check.id,
-        since: at,
-        last_seen: at,
-        example: JSON.stringify(verdict.example),
-      })
-      .onConflict((oc) => oc.columns(['service_id', 'page_id', 'operation_id']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await event('api.drift_found', verdict.example.message);
+    const inserted = await insertDrift(trx, {
+      id: randomUUID(),
+      workspace_id: check.workspace_id,
+      service_id: check.service_id,
+      page_id: pageId,
+      ...operation,
+      spec_version: check.spec_version,
+      check_id: check.id,
+      since: at,
+      last_seen: at,
+      example: JSON.stringify(verdict.example),
+    });
+    if (inserted) await event('api.drift_found', verdict.example.message);
   });
 }
 
 /** `GET /services/{s}/drift`: the service's operations in drift now, oldest first. Viewers of the service. */
 export async function listApiDrift(ctx: ServerContext, caller: Caller, service: string): Promise<ApiDrift[]> {
   const { row } = await visibleService(ctx, caller, service);
-  const rows = await ctx.database.db
-    .selectFrom('api_drift')
-    .innerJoin('pages', 'pages.id', 'api_drift.page_id')
-    .leftJoin('health_checks', 'health_checks.id', 'api_drift.check_id')
-    .select([
-      'api_drift.operation_id',
-      'api_drift.method',
-      'api_drift.path',
-      'api_drift.spec_version',
-      'api_drift.since',
-      'api_drift.last_seen',
-      'api_drift.example',
-      'pages.handle as page',
-      'health_checks.id as check_id',
-      'health_checks.name as check_name',
-    ])
-    .where('api_drift.workspace_id', '=', caller.workspace.id)
-    .where('api_drift.service_id', '=', row.id)
-    .orderBy('api_drift.since')
-    .orderBy('api_drift.operation_id')
-    .execute();
+  const rows = await listServiceDrift(ctx.database.db, caller.workspace.id, row.id);
   return rows.map((drift) => ({
     operation_id: drift.operation_id,
     method: drift.method,

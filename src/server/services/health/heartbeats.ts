@@ -9,6 +9,7 @@ import { heartbeatVerdict } from '../../../domain/heartbeat.js';
 import type { ServerContext } from '../../context.js';
 import {
   findHealthCheck,
+  findHeartbeatByPingToken,
   healthCheckResultRow,
   insertHealthCheckResults,
   updateHealthCheck,
@@ -53,13 +54,7 @@ export async function recordPing(
   exitCode: number | undefined,
 ): Promise<void> {
   const { db } = ctx.database;
-  const found = await db
-    .selectFrom('health_checks')
-    .selectAll()
-    .where('ping_token_hash', '=', sha256(token))
-    .where('workspace_id', '=', workspace.id)
-    .where('kind', '=', 'heartbeat')
-    .executeTakeFirst();
+  const found = await findHeartbeatByPingToken(db, workspace.id, sha256(token));
   if (!found) throw notFound();
   if (kind === 'start') return;
   const failed = kind === 'fail' || (exitCode !== undefined && exitCode !== 0);

@@ -10,7 +10,15 @@ import type { CheckKind } from '../../../domain/check-kinds.js';
 import { matchOperation, specProbes } from '../../../domain/openapi-probes.js';
 import type { ServerContext } from '../../context.js';
 import { chunks } from '../../db/repositories/chunks.js';
-import { findServicePage } from '../../db/repositories/pages.js';
+import { deleteDriftByIds, deletePageDrift, listPageDrift } from '../../db/repositories/api-drift.js';
+import {
+  linkedChecks,
+  listSpecLinksOfPage,
+  updatePageSpecLinks,
+  updateSpecLink,
+  type SpecColumns,
+} from '../../db/repositories/health.js';
+import { findPageById, findServicePage, listPageHandlesByIds, listPagesByIds } from '../../db/repositories/pages.js';
 import type { Db } from '../../db/repositories/workspaces.js';
 import type { HealthCheckRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
@@ -27,16 +35,7 @@ const SPEC_NOT_FOUND = 'The OpenAPI spec was not found';
 const GONE_CODES: readonly (SpecGone | null)[] = [null, 'operation', 'unpublished', 'deleted'];
 const goneCode = (gone: SpecGone) => GONE_CODES.indexOf(gone);
 
-export type SpecColumns = Pick<
-  HealthCheckRow,
-  | 'spec_page_id'
-  | 'spec_operation_id'
-  | 'spec_method'
-  | 'spec_path'
-  | 'spec_published_at'
-  | 'spec_version'
-  | 'spec_missing'
->;
+export type { SpecColumns };
 
 export const NO_SPEC: SpecColumns = {
   spec_page_id: null,
@@ -47,17 +46,6 @@ export const NO_SPEC: SpecColumns = {
   spec_version: null,
   spec_missing: 0,
 };
-
-/** The service's checks made from a spec page: id, name and operation. */
-function linkedChecks(db: Db, workspaceId: string, pageId: string) {
-  return db
-    .selectFrom('health_checks')
-    .select(['id', 'name', 'spec_operation_id', 'spec_missing'])
-    .where('workspace_id', '=', workspaceId)
-    .where('spec_page_id', '=', pageId)
-    .orderBy('name')
-    .execute();
-}
 
 /** "Propose checks from {version}": every operation of the published spec as a check, or why it cannot be one. */
 export async function listSpecProbes(
@@ -157,15 +145,7 @@ export async function specLinksOf(
 ): Promise<Map<string, SpecLink>> {
   const links = new Map<string, SpecLink>();
   const pageIds = [...new Set(rows.flatMap((row) => (row.spec_page_id ? [row.spec_page_id] : [])))];
-  const pages =
-    pageIds.length === 0
-      ? []
-      : await db
-          .selectFrom('pages')
-          .select(['id', 'handle'])
-          .where('workspace_id', '=', workspaceId)
-          .where('id', 'in', pageIds)
-          .execute();
+  const pages = pageIds.length === 0 ? [] : await listPageHandlesByIds(db, workspaceId, pageIds);
   const byId = new Map(pages.map((page) => [page.id, page] as const));
   for (const row of rows) {
     const gone = GONE_CODES[row.spec_missing] ?? null;
@@ -191,47 +171,31 @@ export async function specLinksOf(
  * operation the version no longer has is dropped. Their rows change, so runners compile the new schemas.
  */
 export async function relinkSpecChecks(trx: Db, workspaceId: string, pageId: string, now: string): Promise<void> {
-  const fresh = await trx
-    .selectFrom('pages')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', pageId)
-    .executeTakeFirst();
+  const fresh = await findPageById(trx, workspaceId, pageId);
   const spec = fresh && publishedSpec(fresh);
   if (!spec) return;
-  const checks = await trx
-    .selectFrom('health_checks')
-    .select(['id', 'spec_operation_id', 'spec_method', 'spec_path', 'spec_published_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('spec_page_id', '=', pageId)
-    .execute();
+  const checks = await listSpecLinksOfPage(trx, workspaceId, pageId);
   for (const check of checks) {
     if (check.spec_published_at === spec.publishedAt || !check.spec_operation_id) continue;
     const match = matchOperation(
       { operation_id: check.spec_operation_id, method: check.spec_method ?? '', path: check.spec_path ?? '' },
       spec.operations(),
     );
-    await trx
-      .updateTable('health_checks')
-      .set({
-        spec_operation_id: match?.operation_id ?? check.spec_operation_id,
-        ...(match ? { spec_method: match.method, spec_path: match.path } : {}),
-        spec_published_at: spec.publishedAt,
-        spec_version: spec.version,
-        spec_missing: match ? 0 : goneCode('operation'),
-        updated_at: now,
-      })
-      .where('id', '=', check.id)
-      .execute();
+    await updateSpecLink(trx, check.id, {
+      spec_operation_id: match?.operation_id ?? check.spec_operation_id,
+      ...(match ? { spec_method: match.method, spec_path: match.path } : {}),
+      spec_published_at: spec.publishedAt,
+      spec_version: spec.version,
+      spec_missing: match ? 0 : goneCode('operation'),
+      updated_at: now,
+    });
   }
   const kept = new Set(spec.operations().map((operation) => operation.operation_id));
-  const drift = await trx
-    .selectFrom('api_drift')
-    .select(['id', 'operation_id'])
-    .where('page_id', '=', pageId)
-    .execute();
-  const gone = drift.filter((row) => !kept.has(row.operation_id)).map((row) => row.id);
-  if (gone.length > 0) await trx.deleteFrom('api_drift').where('id', 'in', gone).execute();
+  const drift = await listPageDrift(trx, pageId);
+  await deleteDriftByIds(
+    trx,
+    drift.filter((row) => !kept.has(row.operation_id)).map((row) => row.id),
+  );
 }
 
 /**
@@ -246,13 +210,12 @@ export async function flagSpecChecks(
   gone: 'unpublished' | 'deleted',
   now: string,
 ): Promise<void> {
-  await trx
-    .updateTable('health_checks')
-    .set({ spec_missing: goneCode(gone), updated_at: now, ...(gone === 'deleted' ? { spec_page_id: null } : {}) })
-    .where('workspace_id', '=', workspaceId)
-    .where('spec_page_id', '=', pageId)
-    .execute();
-  await trx.deleteFrom('api_drift').where('workspace_id', '=', workspaceId).where('page_id', '=', pageId).execute();
+  await updatePageSpecLinks(trx, workspaceId, pageId, {
+    spec_missing: goneCode(gone),
+    updated_at: now,
+    ...(gone === 'deleted' ? { spec_page_id: null } : {}),
+  });
+  await deletePageDrift(trx, workspaceId, pageId);
 }
 
 /** The `schema` validator of a linked operation, for a run ("Test", or a runner's); undefined without a link. */
@@ -273,9 +236,7 @@ export async function publishedSpecsOf(
   const ids = [...new Set(checks.flatMap((check) => (check.spec_page_id ? [check.spec_page_id] : [])))];
   const specs = new Map<string, PublishedSpec>();
   for (const group of chunks(ids, 500)) {
-    let query = db.selectFrom('pages').selectAll().where('id', 'in', group);
-    if (workspaceId !== null) query = query.where('workspace_id', '=', workspaceId);
-    for (const page of await query.execute()) {
+    for (const page of await listPagesByIds(db, workspaceId, group)) {
       const spec = publishedSpec(page);
       if (spec) specs.set(page.id, spec);
     }

@@ -18,7 +18,7 @@ import {
   type NoticeType,
 } from '../../../domain/notices.js';
 import type { ServerContext } from '../../context.js';
-import { recordEvent } from '../../db/repositories/events.js';
+import { recordEvent } from '../events/record-event.js';
 import {
   appendNoticeHistory,
   findNotice,

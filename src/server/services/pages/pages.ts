@@ -13,7 +13,7 @@ import type {
 } from '../../../contract/pages.js';
 import { PAGE_SECTION_ITEM, pageHandleFromTitle, titleAlias, type PageSection } from '../../../domain/pages.js';
 import { isoNow, type ServerContext } from '../../context.js';
-import { recordEvent } from '../../db/repositories/events.js';
+import { recordEvent } from '../events/record-event.js';
 import {
   deletePage,
   findPageById,

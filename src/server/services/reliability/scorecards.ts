@@ -55,11 +55,14 @@ import type { Db } from '../../db/repositories/workspaces.js';
 import { guardedTransaction } from '../../db/transactions.js';
 import type { ScorecardExemptionRow, ScorecardResultRow, ScorecardRow } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import { recordEvent, type NewEvent } from '../../db/repositories/events.js';
+import { recordEvent, type NewEvent } from '../events/record-event.js';
 import { agentColumns, type Agent } from '../accounts/agents.js';
 import type { Caller } from '../accounts/auth.js';
 import { visibleService } from '../catalogue/services.js';
-import { gatherFacts, type FactsService } from './scorecard-facts.js';
+import { listFactsServices, type FactsService } from '../../db/repositories/scorecard-facts.js';
+import { listServiceNamesByIds } from '../../db/repositories/services.js';
+import { listTeamHandlesByIds, listTeamIdsByHandles } from '../../db/repositories/teams.js';
+import { gatherFacts } from './scorecard-facts.js';
 import { serviceScope, viewerOf } from '../../cache/viewer.js';
 
 export const SCORECARD_NOT_FOUND = 'The scorecard was not found';
@@ -94,19 +97,6 @@ async function scorecardOr404(ctx: ServerContext, caller: Caller, handle: string
 
 // ---- evaluation ----
 
-const SERVICE_COLUMNS = [
-  'id',
-  'workspace_id',
-  'name',
-  'stage',
-  'visibility',
-  'owner_team_id',
-  'description',
-  'icon_asset_id',
-  'links',
-  'created_at',
-] as const;
-
 /**
  * The rule results as stored: times as epoch ms; `asOf` is left out where the data is the catalogue's own (read
  * at the evaluation), so a result that did not change is not written again: it is true as of the last evaluation.
@@ -131,14 +121,7 @@ export async function evaluateScorecards(
   const cards = options.cards ?? (await listScorecardRows(db, workspaceId)).map(definitionOf);
   if (cards.length === 0) return 0;
   const now = ctx.now().getTime();
-  const services: FactsService[] = await db
-    .selectFrom('services')
-    .select(SERVICE_COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .$if(options.serviceIds !== undefined, (qb) =>
-      qb.where('id', 'in', options.serviceIds!.length ? options.serviceIds! : ['']),
-    )
-    .execute();
+  const services: FactsService[] = await listFactsServices(db, workspaceId, options.serviceIds);
   const facts = await gatherFacts(db, workspaceId, services, now);
   const cardIds = cards.map((card) => card.row.id);
   const exempt = new Map<string, Set<string>>();
@@ -285,23 +268,13 @@ function statesOf(rulesJson: string): string {
 
 async function teamHandles(db: Db, workspaceId: string, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('teams')
-    .select(['id', 'handle'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', 'in', ids)
-    .execute();
+  const rows = await listTeamHandlesByIds(db, workspaceId, ids);
   return new Map(rows.map((row) => [row.id, row.handle]));
 }
 
 async function teamIdsOf(db: Db, workspaceId: string, handles: readonly string[]): Promise<string[]> {
   if (handles.length === 0) return [];
-  const rows = await db
-    .selectFrom('teams')
-    .select(['id', 'handle'])
-    .where('workspace_id', '=', workspaceId)
-    .where('handle', 'in', handles)
-    .execute();
+  const rows = await listTeamIdsByHandles(db, workspaceId, handles);
   const unknown = handles.find((handle) => !rows.some((row) => row.handle === handle));
   if (unknown) throw badRequest(`No team ${unknown} in this workspace`, { applies_to: [`No team ${unknown}`] });
   return handles.map((handle) => rows.find((row) => row.handle === handle)!.id);
@@ -531,14 +504,9 @@ export async function getScorecardHistory(
   const names = new Map(
     moved.length === 0
       ? []
-      : (
-          await ctx.database.db
-            .selectFrom('services')
-            .select(['id', 'handle', 'name'])
-            .where('workspace_id', '=', caller.workspace.id)
-            .where('id', 'in', moved)
-            .execute()
-        ).map((row) => [row.id, { handle: row.handle, name: row.name }] as const),
+      : (await listServiceNamesByIds(ctx.database.db, caller.workspace.id, moved)).map(
+          (row) => [row.id, { handle: row.handle, name: row.name }] as const,
+        ),
   );
   const asMover = (m: { service: string; from: number; to: number }) => ({
     service: names.get(m.service)!,

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { domainChallengeName } from '../../../domain/status-pages.js';
 import { observeDns } from '../../../runner/observe-dns.js';
 import type { ServerContext } from '../../context.js';
-import { findVerifiedPageByDomain } from '../../db/repositories/status-pages.js';
+import { findVerifiedPageByDomain, updateDomainCheck } from '../../db/repositories/status-pages.js';
 import type { StatusPageRow, StatusPagesTable } from '../../db/schema.js';
 
 const HOUR_MS = 3_600_000;
@@ -69,14 +69,7 @@ export async function checkDomain(ctx: ServerContext, row: StatusPageRow): Promi
   };
   // updated_at moves the page's status version (migration 025): hosts found for it are looked up again.
   if ((verifiedAt === null) !== (row.custom_domain_verified_at === null)) columns.updated_at = at;
-  const write = (set: Partial<StatusPagesTable>) =>
-    db
-      .updateTable('status_pages')
-      .set(set)
-      .where('id', '=', row.id)
-      .where('custom_domain', '=', domain)
-      .where('custom_domain_token', '=', token)
-      .execute();
+  const write = (set: Partial<StatusPagesTable>) => updateDomainCheck(db, row.id, { domain, token }, set);
   try {
     await write(columns);
   } catch (error) {

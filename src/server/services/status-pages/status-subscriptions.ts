@@ -14,25 +14,43 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { SignJWT, jwtVerify } from 'jose';
-import { sql } from 'kysely';
 import type { StatusSubscribe, StatusSubscriber } from '../../../contract/status-pages.js';
 import { isAdminRole } from '../../../domain/roles.js';
 import { COMPONENT_STATUS_LABELS, componentStatusOf, UPSTREAM_DEPTH } from '../../../domain/status-pages.js';
 import { forbiddenKind, refusalMessage } from '../../../runner/address-policy.js';
 import type { ServerContext } from '../../context.js';
 import { isoNow } from '../../context.js';
-import { isSqlite } from '../../db/connect.js';
 import { enqueueMail, enqueueMails, type QueuedMail } from '../../db/repositories/mail-outbox.js';
 import type { NoticeRow } from '../../db/repositories/notices.js';
 import { pendingOutboxColumns } from '../../db/repositories/outbox.js';
 import {
+  findServiceOfNews,
   findStatusPage,
   listComponents,
   listOpenServices,
+  listPublicStatusPages,
   listWorkspaceEdges,
   type ServiceRefRow,
 } from '../../db/repositories/status-pages.js';
-import type { Db } from '../../db/repositories/workspaces.js';
+import {
+  claimNotified,
+  deleteOtherSubscriptions,
+  deletePageSubscription,
+  deleteUnconfirmedBefore,
+  findPageSubscription,
+  findPendingSubscription,
+  insertConfirmation,
+  insertStatusNews,
+  insertSubscription,
+  insertWebhooks,
+  listConfirmationTimes,
+  listConfirmedSubscriptions,
+  listPageSubscriptions,
+  listPageWebhookUrls,
+  lockSubscribing,
+  updateSubscription,
+} from '../../db/repositories/status-subscriptions.js';
+import { findWorkspaceById, type Db } from '../../db/repositories/workspaces.js';
 import type { StatusPageRow, StatusSubscriptionRow, WorkspaceRow } from '../../db/schema.js';
 import { guardedTransaction } from '../../db/transactions.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../errors.js';
@@ -89,15 +107,6 @@ async function requirePublicWebhook(ctx: ServerContext, url: string): Promise<vo
   }
 }
 
-/**
- * Inside a guarded transaction: waits for any other subscribing to the workspace's pages, so the limits read
- * count what is written (PostgreSQL: an advisory lock; SQLite: `begin immediate` holds the only write lock).
- */
-async function lockSubscribing(trx: Db, workspaceId: string): Promise<void> {
-  if (isSqlite(trx)) return;
-  await sql`select pg_advisory_xact_lock(hashtext(${`status-subscriptions:${workspaceId}`}))`.execute(trx);
-}
-
 type Subscribed = { id: string; kind: 'email' | 'webhook'; confirmed: boolean; secret?: string };
 
 export async function subscribe(ctx: ServerContext, target: StatusTarget, input: StatusSubscribe): Promise<Subscribed> {
@@ -144,13 +153,8 @@ async function addWebhook(
   url: string,
   follows: Follows,
 ): Promise<Subscribed> {
-  const webhooks = await trx
-    .selectFrom('status_subscriptions')
-    .select('webhook_url')
-    .where('page_id', '=', page.id)
-    .where('webhook_url', 'is not', null)
-    .execute();
-  if (webhooks.some((webhook) => webhook.webhook_url === url)) {
+  const webhooks = await listPageWebhookUrls(trx, page.id);
+  if (webhooks.includes(url)) {
     throw conflict('This webhook is subscribed to the page already', { webhook_url: ['Subscribed already'] });
   }
   if (webhooks.length >= WEBHOOKS_PER_PAGE) {
@@ -159,19 +163,16 @@ async function addWebhook(
   }
   const id = randomUUID();
   const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-  await trx
-    .insertInto('status_subscriptions')
-    .values({
-      id,
-      workspace_id: workspace.id,
-      page_id: page.id,
-      email: null,
-      webhook_url: url,
-      secret_sealed: ctx.secretBox.seal(secret),
-      confirmed_at: follows.created_at,
-      ...follows,
-    })
-    .execute();
+  await insertSubscription(trx, {
+    id,
+    workspace_id: workspace.id,
+    page_id: page.id,
+    email: null,
+    webhook_url: url,
+    secret_sealed: ctx.secretBox.seal(secret),
+    confirmed_at: follows.created_at,
+    ...follows,
+  });
   return { id, kind: 'webhook', confirmed: true, secret };
 }
 
@@ -187,14 +188,7 @@ async function addEmail(
   follows: Follows,
 ): Promise<Subscribed> {
   const { workspace, page } = target;
-  const mailed = await trx
-    .selectFrom('status_confirmations')
-    .select('created_at')
-    .where('workspace_id', '=', workspace.id)
-    .where('email', '=', email)
-    .where('created_at', '>', isoNow(ctx, -PENDING_SECONDS))
-    .orderBy('created_at')
-    .execute();
+  const mailed = await listConfirmationTimes(trx, workspace.id, email, isoNow(ctx, -PENDING_SECONDS));
   if (mailed.length >= CONFIRMATIONS_PER_DAY) {
     const until = Date.parse(mailed[0]!.created_at) + PENDING_SECONDS * 1000;
     const retryAfter = Math.max(1, Math.ceil((until - ctx.now().getTime()) / 1000));
@@ -202,36 +196,24 @@ async function addEmail(
       'retry-after': String(retryAfter),
     });
   }
-  const pending = await trx
-    .selectFrom('status_subscriptions')
-    .select('id')
-    .where('page_id', '=', page.id)
-    .where('email', '=', email)
-    .where('confirmed_at', 'is', null)
-    .executeTakeFirst();
+  const pending = await findPendingSubscription(trx, page.id, email);
   const id = pending?.id ?? randomUUID();
   if (pending) {
     // Its day starts again, with the link mailed now.
-    await trx.updateTable('status_subscriptions').set(follows).where('id', '=', id).execute();
+    await updateSubscription(trx, id, follows);
   } else {
-    await trx
-      .insertInto('status_subscriptions')
-      .values({
-        id,
-        workspace_id: workspace.id,
-        page_id: page.id,
-        email,
-        webhook_url: null,
-        secret_sealed: null,
-        confirmed_at: null,
-        ...follows,
-      })
-      .execute();
+    await insertSubscription(trx, {
+      id,
+      workspace_id: workspace.id,
+      page_id: page.id,
+      email,
+      webhook_url: null,
+      secret_sealed: null,
+      confirmed_at: null,
+      ...follows,
+    });
   }
-  await trx
-    .insertInto('status_confirmations')
-    .values({ workspace_id: workspace.id, email, created_at: follows.created_at })
-    .execute();
+  await insertConfirmation(trx, { workspace_id: workspace.id, email, created_at: follows.created_at });
   const url = `${pageUrlOf(ctx, workspace, page)}/subscriptions/confirm?token=${await linkToken(ctx, 'confirm', id)}`;
   await enqueueMail(trx, {
     kind: 'mail',
@@ -256,12 +238,7 @@ function pageUrlOf(
 async function linkedSubscription(ctx: ServerContext, target: StatusTarget, purpose: LinkPurpose, token: string) {
   const id = await subscriptionOfLink(ctx, purpose, token);
   if (!id) return undefined;
-  return ctx.database.db
-    .selectFrom('status_subscriptions')
-    .select(['id', 'email', 'confirmed_at'])
-    .where('id', '=', id)
-    .where('page_id', '=', target.page.id)
-    .executeTakeFirst();
+  return findPageSubscription(ctx.database.db, target.page.id, id);
 }
 
 /** Whether a confirmation link names a subscription of this page (its page shows the Confirm button). */
@@ -278,19 +255,8 @@ export async function confirmSubscription(ctx: ServerContext, target: StatusTarg
   if (!found) return false;
   if (found.confirmed_at !== null) return true;
   await ctx.database.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('status_subscriptions')
-      .set({ confirmed_at: isoNow(ctx) })
-      .where('id', '=', found.id)
-      .execute();
-    if (found.email) {
-      await trx
-        .deleteFrom('status_subscriptions')
-        .where('page_id', '=', target.page.id)
-        .where('email', '=', found.email)
-        .where('id', '!=', found.id)
-        .execute();
-    }
+    await updateSubscription(trx, found.id, { confirmed_at: isoNow(ctx) });
+    if (found.email) await deleteOtherSubscriptions(trx, target.page.id, found.email, found.id);
   });
   return true;
 }
@@ -299,24 +265,12 @@ export async function confirmSubscription(ctx: ServerContext, target: StatusTarg
 export async function unsubscribe(ctx: ServerContext, target: StatusTarget, token: string): Promise<boolean> {
   const id = await subscriptionOfLink(ctx, 'unsubscribe', token);
   if (!id) return false;
-  const result = await ctx.database.db
-    .deleteFrom('status_subscriptions')
-    .where('id', '=', id)
-    .where('page_id', '=', target.page.id)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) === 1;
+  return deletePageSubscription(ctx.database.db, { pageId: target.page.id, id });
 }
 
 /** Forgets unconfirmed subscriptions and the confirmation mails counted once their day is over. */
 export async function sweepSubscriptions(ctx: ServerContext): Promise<void> {
-  const { db } = ctx.database;
-  const dayAgo = isoNow(ctx, -PENDING_SECONDS);
-  await db
-    .deleteFrom('status_subscriptions')
-    .where('confirmed_at', 'is', null)
-    .where('created_at', '<', dayAgo)
-    .execute();
-  await db.deleteFrom('status_confirmations').where('created_at', '<', dayAgo).execute();
+  await deleteUnconfirmedBefore(ctx.database.db, isoNow(ctx, -PENDING_SECONDS));
 }
 
 // ---- telling subscribers ----
@@ -340,17 +294,12 @@ export interface NoticeNews {
 export async function queueNews(trx: Db, news: NoticeNews): Promise<void> {
   const { id, workspace_id, service_id, type, title, status, open } = news.notice;
   const kept: NoticeNews = { ...news, notice: { id, workspace_id, service_id, type, title, status, open } };
-  await trx
-    .insertInto('status_news')
-    .values({
-      id: randomUUID(),
-      workspace_id,
-      event_key: eventKeyOf(news),
-      news: JSON.stringify(kept),
-      ...pendingOutboxColumns(new Date().toISOString()),
-    })
-    .onConflict((oc) => oc.column('event_key').doNothing())
-    .execute();
+  await insertStatusNews(trx, {
+    workspace_id,
+    event_key: eventKeyOf(news),
+    news: JSON.stringify(kept),
+    ...pendingOutboxColumns(new Date().toISOString()),
+  });
 }
 
 const eventKeyOf = (news: NoticeNews) => `${news.notice.id}:${news.key}`;
@@ -373,20 +322,10 @@ export async function tellNews(ctx: ServerContext, news: NoticeNews): Promise<nu
   const { notice } = news;
   const workspaceId = notice.workspace_id;
   const [workspace, pages, service] = await Promise.all([
-    db.selectFrom('workspaces').select('domain').where('id', '=', workspaceId).executeTakeFirst(),
+    findWorkspaceById(db, workspaceId),
     // Subscribers have no account: a password or members page tells them nothing (until it is public again).
-    db
-      .selectFrom('status_pages')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('access', '=', 'public')
-      .execute(),
-    db
-      .selectFrom('services')
-      .select(['id', 'handle', 'name', 'visibility', 'health'])
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', notice.service_id)
-      .executeTakeFirst(),
+    listPublicStatusPages(db, workspaceId),
+    findServiceOfNews(db, workspaceId, notice.service_id),
   ]);
   if (!workspace || !service || pages.length === 0) return 0;
   const components = await listComponents(
@@ -404,16 +343,7 @@ export async function tellNews(ctx: ServerContext, news: NoticeNews): Promise<nu
   let told = 0;
   let after = '';
   for (;;) {
-    const batch = await db
-      .selectFrom('status_subscriptions')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('page_id', 'in', [...pageOf.keys()])
-      .where('confirmed_at', 'is not', null)
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(BATCH)
-      .execute();
+    const batch = await listConfirmedSubscriptions(db, workspaceId, [...pageOf.keys()], after, BATCH);
     if (batch.length === 0) break;
     after = batch.at(-1)!.id;
     const messages: Told[] = [];
@@ -508,19 +438,12 @@ async function claimAndQueue(
 ): Promise<number> {
   if (messages.length === 0) return 0;
   return ctx.database.db.transaction().execute(async (trx) => {
-    const claimed = await trx
-      .insertInto('status_notified')
-      .values(
-        messages.map((message) => ({
-          subscription_id: message.subscriptionId,
-          event_key: eventKey,
-          created_at: isoNow(ctx),
-        })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .returning('subscription_id')
-      .execute();
-    const fresh = new Set(claimed.map((row) => row.subscription_id));
+    const fresh = await claimNotified(
+      trx,
+      eventKey,
+      messages.map((message) => message.subscriptionId),
+      isoNow(ctx),
+    );
     const now = new Date().toISOString();
     const queued = messages.filter((message) => fresh.has(message.subscriptionId));
     await enqueueMails(
@@ -541,7 +464,7 @@ async function claimAndQueue(
           ]
         : [],
     );
-    if (webhooks.length > 0) await trx.insertInto('webhook_outbox').values(webhooks).execute();
+    await insertWebhooks(trx, webhooks);
     return queued.length;
   });
 }
@@ -597,13 +520,7 @@ export async function listSubscribers(ctx: ServerContext, caller: Caller, handle
   const page = await adminPage(ctx, caller, handle);
   const { db } = ctx.database;
   const [rows, components] = await Promise.all([
-    db
-      .selectFrom('status_subscriptions')
-      .selectAll()
-      .where('workspace_id', '=', caller.workspace.id)
-      .where('page_id', '=', page.id)
-      .orderBy('created_at')
-      .execute(),
+    listPageSubscriptions(db, caller.workspace.id, page.id),
     listComponents(db, caller.workspace.id, [page.id]),
   ]);
   const handleOf = new Map(components.map((component) => [component.service_id, component.handle]));
@@ -620,11 +537,10 @@ export async function listSubscribers(ctx: ServerContext, caller: Caller, handle
 
 export async function removeSubscriber(ctx: ServerContext, caller: Caller, handle: string, id: string): Promise<void> {
   const page = await adminPage(ctx, caller, handle);
-  const result = await ctx.database.db
-    .deleteFrom('status_subscriptions')
-    .where('workspace_id', '=', caller.workspace.id)
-    .where('page_id', '=', page.id)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (Number(result.numDeletedRows) !== 1) throw notFound('The subscriber was not found');
+  const removed = await deletePageSubscription(ctx.database.db, {
+    workspaceId: caller.workspace.id,
+    pageId: page.id,
+    id,
+  });
+  if (!removed) throw notFound('The subscriber was not found');
 }

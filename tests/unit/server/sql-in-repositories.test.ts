@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * docs/architecture.md#the-server-areas: all SQL lives in src/server/db/repositories/. Services, routes, jobs and the
+ * rest call repository functions (and may open a transaction to pass to them) but build no query themselves.
+ */
+const SERVER = join(process.cwd(), 'src/server');
+/** Kysely's builders and raw SQL: what only src/server/db may write. */
+const QUERY_BUILDING =
+  /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|\bsql`|\bsql<|\bsql\.(raw|ref|table|id|lit|join)\(/;
+/** Files whose queries are still to move; this list only shrinks. */
+const NOT_YET_MOVED = new Set([
+  'jobs/catalog-sync.ts',
+  'jobs/domain-proofs.ts',
+  'jobs/maintenance-reminders.ts',
+  'jobs/shared-runner.ts',
+  'jobs/slo-alerts.ts',
+  'jobs/status-news.ts',
+  'jobs/webhook-outbox.ts',
+  'services/descriptors/apply.ts',
+]);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return path === join(SERVER, 'db') ? [] : sourceFiles(path);
+    return /\.(ts|tsx|mts)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+describe('SQL lives in db/repositories', () => {
+  it('no server file outside src/server/db builds a query', () => {
+    const building = sourceFiles(SERVER)
+      .filter((path) => QUERY_BUILDING.test(readFileSync(path, 'utf8')))
+      .map((path) => relative(SERVER, path).split('\\').join('/'))
+      .filter((path) => !NOT_YET_MOVED.has(path));
+    expect(building).toEqual([]);
+  });
+
+  it('the pattern sees a query', () => {
+    expect(QUERY_BUILDING.test("await db.selectFrom('services').selectAll().execute();")).toBe(true);
+    expect(QUERY_BUILDING.test('await sql`select 1`.execute(db);')).toBe(true);
+    expect(QUERY_BUILDING.test('await db.transaction().execute((trx) => insertEvent(trx, event));')).toBe(false);
+  });
+});

@@ -11,6 +11,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { createGuardedAgent } from '../../runner/guarded-agent.js';
 import type { ServerContext } from '../context.js';
 import { claimDue, markFailed, markSent, nextDue } from '../db/repositories/outbox.js';
+import { subscriptionSecretOf } from '../db/repositories/status-pages.js';
 import type { WebhookOutboxRow } from '../db/schema.js';
 import { webhookSignature } from '../services/status-pages/status-subscriptions.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
@@ -42,14 +43,10 @@ export function startWebhookOutbox(ctx: ServerContext, options: WebhookOutboxOpt
   const dispatcher: Dispatcher = ctx.config.allowPrivateTargets ? new Agent() : createGuardedAgent();
 
   const post = async (row: WebhookOutboxRow): Promise<void> => {
-    const subscription = await db
-      .selectFrom('status_subscriptions')
-      .select(['secret_sealed'])
-      .where('id', '=', row.subscription_id)
-      .executeTakeFirst();
+    const sealed = await subscriptionSecretOf(db, row.subscription_id);
     // Unsubscribed (or removed by an admin) since it was queued: nothing to tell.
-    if (!subscription?.secret_sealed) return;
-    const secret = ctx.secretBox.open(subscription.secret_sealed);
+    if (!sealed) return;
+    const secret = ctx.secretBox.open(sealed);
     const response = await request(row.url, {
       method: 'POST',
       dispatcher,

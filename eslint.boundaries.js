@@ -2,7 +2,8 @@
  * The layers of the house (docs/architecture.md#layers) and the app's kernel/feature split, as import rules
  * (import-x/no-restricted-paths, resolved through TypeScript so `.js` specifiers find their `.ts` files).
  *
- * - domain imports nothing of ours; contract imports only domain; runner only domain.
+ * - domain imports nothing of ours; contract imports only domain; runner only domain, and the contract's types
+ *   (type-only: the agent speaks the API's wire types and ships none of the contract's code; runnerTypeOnlyImports).
  * - server never imports the app, local, workers or the service worker; they never import server or runner.
  * - local (Dexie, outbox) sits below the app and never imports it; workers import neither.
  * - In src/app, the kernel (api, session, local, components, shell, routing, pwa, config) never imports a
@@ -92,7 +93,11 @@ export const boundaryZones = [
     message: 'domain is pure: it imports nothing of ours',
   },
   { target: 'src/contract', from: others('src/domain', 'src/contract'), message: 'contract imports only domain' },
-  { target: 'src/runner', from: others('src/domain', 'src/runner'), message: 'the runner imports only domain' },
+  {
+    target: 'src/runner',
+    from: others('src/domain', 'src/runner', 'src/contract'),
+    message: 'the runner imports only domain (and the contract, type-only)',
+  },
   {
     target: 'src/server',
     from: ['src/app', 'src/local', 'src/workers', 'src/sw'],
@@ -136,3 +141,25 @@ export const boundaryZones = [
     })),
   ),
 ];
+
+/**
+ * The runner may take the contract's types and nothing else of it (@typescript-eslint/no-restricted-imports with
+ * allowTypeImports: `import type` passes, a value import is an error).
+ */
+export const runnerTypeOnlyImports = {
+  files: ['src/runner/**/*.ts'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['**/contract/**'],
+            allowTypeImports: true,
+            message: 'the runner imports the contract type-only (import type)',
+          },
+        ],
+      },
+    ],
+  },
+};

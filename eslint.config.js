@@ -3,7 +3,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
-import { boundaryZones } from './eslint.boundaries.js';
+import { boundaryZones, runnerTypeOnlyImports } from './eslint.boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'coverage', 'dev-dist'] },
@@ -27,6 +27,7 @@ export default tseslint.config(
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
     rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaryZones }] },
   },
+  runnerTypeOnlyImports,
   {
     files: ['src/app/**/*.{ts,tsx}', 'src/local/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

@@ -62,6 +62,7 @@ export const tokenResponse = z.object({
   /** Client tokens: the scopes granted, space-separated. */
   scope: z.string().optional(),
 });
+export type TokenResponse = z.infer<typeof tokenResponse>;
 
 export const betaCheck = z.strictObject({ beta_key: line().min(1).max(64), email });
 export const betaChecked = z.object({ beta_key: z.string(), email: z.string() });

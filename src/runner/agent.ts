@@ -14,8 +14,16 @@ import { isIP } from 'node:net';
 import { Agent, fetch } from 'undici';
 import { localhostAwareLookup } from './localhost-lookup.js';
 import { RUNNER_RESULTS_MAX } from '../domain/health.js';
-import type { Assertion, CheckRun, ProbeSpec } from '../domain/check-kinds.js';
-import type { Importance } from '../domain/health.js';
+import type { ProbeSpec } from '../domain/check-kinds.js';
+// Type-only: the agent speaks the API's wire types but ships none of the contract's code (eslint.boundaries.js).
+import type { TokenResponse } from '../contract/accounts.js';
+import type {
+  RunnerCheck,
+  RunnerResultInput,
+  RunnerResultsAccepted,
+  RunnerSync,
+  RunnerSyncRequest,
+} from '../contract/clients.js';
 import { startProbeLoop, type ProbeLoop } from './probe-loop.js';
 import { specSchemas, type SpecSchemas } from './response-schemas.js';
 import { runCheck, runnableCheck, type RunnableCheck, type RunOutcome, type SeenValues } from './run-check.js';
@@ -43,26 +51,13 @@ export interface RunnerAgent {
   stop(): Promise<void>;
 }
 
-/** What the sync answers (the API's RunnerSync). */
-interface AgentCheck {
-  id: string;
-  name: string;
-  kind: ProbeSpec['kind'];
-  endpoint: string;
-  frequency: number;
-  timeout: number;
-  importance: Importance;
-  request: ProbeSpec['request'] | null;
-  starttls: 'smtp' | null;
-  record: ProbeSpec['record'] | null;
-  assertions: Assertion[];
-  retries: number;
-  /** A check made from a spec: the published document and the operation (docs/decisions.md#spec-checks). */
-  spec?: { operation_id: string; document: Record<string, unknown> } | null;
-}
-
-/** A result as the API takes it (RunnerResult). */
-type AgentResult = Omit<CheckRun, 'start'> & { check_id: string; start: string };
+/**
+ * A check as the sync answers it and a result as the API takes it: the runner API's own types (src/contract). The
+ * sync never lists a heartbeat (the server looks at its pings itself), so every check it sends is probed.
+ */
+type AgentCheck = Omit<RunnerCheck, 'kind'> & { kind: ProbeSpec['kind'] };
+type AgentSync = Omit<RunnerSync, 'checks'> & { checks: AgentCheck[] };
+type AgentResult = RunnerResultInput;
 
 /** What the scheduler holds per check: the check as synced, made runnable once per version of it. */
 interface ScheduledAgentCheck {
@@ -183,7 +178,7 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
           client_id: options.clientId,
           client_secret: options.clientSecret,
         },
-      })) as { access_token: string; expires_in: number };
+      })) as TokenResponse;
       token = {
         value: answer.access_token,
         renewAt: Date.now() + answer.expires_in * 1000 * (1 - RENEW_SHARE),
@@ -207,7 +202,9 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
 
   const sync = () =>
     (syncing ??= (async () => {
-      const answer = (await call(`${runnerPath}/actions/sync`, { error: lastError })) as { checks: AgentCheck[] };
+      const answer = (await call(`${runnerPath}/actions/sync`, {
+        error: lastError,
+      } satisfies RunnerSyncRequest)) as AgentSync;
       lastError = null;
       scheduler.update(
         answer.checks.map((check) => {
@@ -240,7 +237,7 @@ export function startRunnerAgent(options: RunnerAgentOptions): RunnerAgent {
       while (buffer.length > 0) {
         const batch = buffer.slice(0, RUNNER_RESULTS_MAX);
         try {
-          const answer = (await call(`${runnerPath}/results`, { results: batch })) as { dropped: string[] };
+          const answer = (await call(`${runnerPath}/results`, { results: batch })) as RunnerResultsAccepted;
           buffer = buffer.slice(batch.length);
           if (answer.dropped.length > 0) log('info', `results dropped for checks ${answer.dropped.join(', ')}`);
         } catch (error) {

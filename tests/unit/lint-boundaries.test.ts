@@ -51,6 +51,20 @@ describe('import boundaries', () => {
     ).toEqual([expect.stringContaining('the local-first layer sits below the app')]);
   });
 
+  it("lets the runner take the contract's types, and only its types", async () => {
+    const lint = async (code: string) => {
+      const [result] = await eslint.lintText(code, { filePath: 'src/runner/lint-fixture.ts' });
+      return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
+    };
+    expect(await lint("export type { RunnerSync } from '../contract/clients.js';\n")).toEqual([]);
+    expect(await lint("export { runnerSync } from '../contract/clients.js';\n")).toEqual([
+      expect.stringContaining('the runner imports the contract type-only'),
+    ]);
+    expect(await lint("export { buildApp } from '../server/app.js';\n")).toEqual(
+      expect.arrayContaining([expect.stringContaining('the runner imports only domain')]),
+    );
+  });
+
   it('holds every feature folder to the index rule, the newer ones too', async () => {
     const errors = await boundaryErrors(
       'src/app/spec-checks/lint-fixture.ts',

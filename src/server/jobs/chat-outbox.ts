@@ -49,7 +49,8 @@ import {
   type ChatSubject,
   type SlackMessage,
 } from '../integrations/slack-messages.js';
-import { retryDelay, startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
+import { startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
+import { outboxStep } from './outbox-step.js';
 
 export interface ChatOutboxOptions {
   pollMs?: number;
@@ -245,62 +246,36 @@ export function startChatOutbox(ctx: ServerContext, options: ChatOutboxOptions =
     return true;
   };
 
-  const deliver = async (row: ChatOutboxRow) => {
-    if (await waitForEarlier(row)) return;
-    try {
-      await post(row);
-    } catch (error) {
-      const text = slackErrorText(error);
-      const rateLimited = slackRetryAfterMs(error);
-      const giveUp = rateLimited === undefined && row.attempts >= maxAttempts;
-      const retryAt = Date.now() + (rateLimited ?? retryDelay(row.attempts, retryBaseMs, retryMaxMs));
-      log.warn(
-        { messageId: row.id, channel: row.channel_id, attempt: row.attempts, error: text },
-        giveUp ? 'chat message failed; giving up' : 'chat message failed; will retry',
-      );
-      await markChatMessageFailed(db, row.id, owner, {
-        error: text.slice(0, 500),
-        retryAt: giveUp ? null : new Date(retryAt).toISOString(),
-      });
-      return;
-    }
-    if (!(await markChatMessageSent(db, row.id, owner, new Date().toISOString()))) {
-      log.error({ messageId: row.id }, 'chat message sent after its lease ran out; it may be sent again');
-    }
-  };
-
-  const loop = startOutboxLoop({
-    pollMs: options.pollMs ?? 5000,
-    log,
-    drain: async (isStopped) => {
-      for (;;) {
-        const now = Date.now();
-        const rows = await claimChatMessages(db, {
-          owner,
-          now: new Date(now).toISOString(),
-          until: new Date(now + leaseMs).toISOString(),
-          limit: batchSize,
-        });
-        if (rows.length === 0) break;
-        // One at a time: Slack allows about one message a second per channel. A notice's in its order.
-        rows.sort(
-          (a, b) =>
-            a.created_at.localeCompare(b.created_at) ||
-            (a.notice_id ?? '').localeCompare(b.notice_id ?? '') ||
-            (a.notice_seq ?? 0) - (b.notice_seq ?? 0),
-        );
-        for (const row of rows) {
-          try {
-            await deliver(row);
-          } catch (error) {
-            log.error({ err: error }, 'could not record a chat message attempt');
-          }
-        }
-        if (isStopped()) return undefined;
-      }
-      return nextChatMessageDue(db);
+  const step = outboxStep<ChatOutboxRow>({
+    store: {
+      claim: (claim) => claimChatMessages(db, claim),
+      markSent: (id, by, now) => markChatMessageSent(db, id, by, now),
+      markFailed: (id, by, failure) => markChatMessageFailed(db, id, by, failure),
+      nextDue: () => nextChatMessageDue(db),
     },
+    owner,
+    log,
+    noun: 'chat message',
+    about: (row) => ({ messageId: row.id, channel: row.channel_id }),
+    leaseMs,
+    batchSize,
+    maxAttempts,
+    retryBaseMs,
+    retryMaxMs,
+    send: post,
+    holdBack: waitForEarlier,
+    describe: slackErrorText,
+    errorMax: 500,
+    // Slack's Retry-After: waited out, and never counted towards giving up.
+    retryAfterMs: slackRetryAfterMs,
+    // One at a time: Slack allows about one message a second per channel. A notice's in its order.
+    order: (a, b) =>
+      a.created_at.localeCompare(b.created_at) ||
+      (a.notice_id ?? '').localeCompare(b.notice_id ?? '') ||
+      (a.notice_seq ?? 0) - (b.notice_seq ?? 0),
   });
+
+  const loop = startOutboxLoop({ pollMs: options.pollMs ?? 5000, log, drain: step.drain });
   const unsubscribe = ctx.live.onChatQueued(loop.wake);
   return {
     ...loop,

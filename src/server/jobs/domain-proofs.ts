@@ -3,7 +3,7 @@
  * whichever process claims it first, as catalogue sources are claimed (catalog-sync.ts).
  */
 import type { ServerContext } from '../context.js';
-import { dueDomainChecks } from '../db/repositories/status-pages.js';
+import { claimDomainCheck, dueDomainChecks } from '../db/repositories/status-pages.js';
 import { checkDomain, DOMAIN_CHECK_MS } from '../services/status-pages/domain-proofs.js';
 
 const POLL_MS = 5 * 60_000;
@@ -17,13 +17,8 @@ export async function checkDueDomains(ctx: ServerContext): Promise<number> {
     try {
       // Claimed by moving its next check on: another process reading the same due rows skips it, and a check
       // that throws is tried again a day later rather than at every poll.
-      const claimed = await db
-        .updateTable('status_pages')
-        .set({ custom_domain_next_check_at: ctx.now().getTime() + DOMAIN_CHECK_MS })
-        .where('id', '=', page.id)
-        .where('custom_domain_next_check_at', '=', page.custom_domain_next_check_at)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) continue;
+      const nextCheckAt = ctx.now().getTime() + DOMAIN_CHECK_MS;
+      if (!(await claimDomainCheck(db, page.id, page.custom_domain_next_check_at, nextCheckAt))) continue;
       await checkDomain(ctx, page);
       checked += 1;
     } catch (error) {

@@ -3,6 +3,8 @@
  * transaction of their change); this job sends it through the mailer, retrying with exponential backoff and
  * giving up after a bounded number of attempts.
  *
+ * The claim, send, mark-or-retry step is outbox-step.ts, shared with the other outboxes.
+ *
  * At least once, never twice: a process leases a few due mails at a time (FOR UPDATE SKIP LOCKED on
  * PostgreSQL, so several processes share the outbox), sends them at once and marks each sent right after its
  * send. The lease outlasts any send (the SMTP timeouts bound one), so no other process takes a mail while it
@@ -21,7 +23,8 @@ import {
 import type { MailOutboxRow } from '../db/schema.js';
 import { outboxDirOf, type Mail } from '../integrations/smtp.js';
 import { resetMailFor } from '../services/accounts/passwords.js';
-import { retryDelay, startOutboxLoop } from './outbox-loop.js';
+import { startOutboxLoop } from './outbox-loop.js';
+import { outboxStep } from './outbox-step.js';
 
 export interface MailOutboxOptions {
   /** How often the outbox is looked at without a wake-up (mail queued by other processes), ms. */
@@ -73,55 +76,39 @@ export function startMailOutbox(ctx: ServerContext, options: MailOutboxOptions =
 
   let lastCleanup = 0;
 
-  const deliver = async (row: MailOutboxRow) => {
-    let mail: Mail | undefined;
-    try {
-      mail =
+  const step = outboxStep<MailOutboxRow>({
+    store: {
+      claim: (claim) => claimMail(db, claim),
+      markSent: (id, by, now) => markMailSent(db, id, by, now),
+      markFailed: (id, by, failure) => markMailFailed(db, id, by, failure),
+      nextDue: () => nextMailDue(db),
+    },
+    owner,
+    log,
+    noun: 'mail',
+    about: (row) => ({ mailId: row.id, to: row.recipient }),
+    leaseMs,
+    batchSize,
+    maxAttempts,
+    retryBaseMs,
+    retryMaxMs,
+    async send(row) {
+      const mail: Mail | undefined =
         row.kind === 'password-reset'
           ? await resetMailFor(ctx, row.workspace_domain ?? '', row.recipient)
           : { to: row.recipient, subject: row.subject, text: row.body };
       if (!mail) {
         await deleteLeasedMail(db, row.id, owner);
-        return;
+        return 'settled';
       }
       await ctx.mailer.send(mail);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const giveUp = row.attempts >= maxAttempts;
-      const retryAt = Date.now() + retryDelay(row.attempts, retryBaseMs, retryMaxMs);
-      log.warn(
-        { mailId: row.id, to: mail?.to ?? row.recipient, attempt: row.attempts, maxAttempts, error: message },
-        giveUp ? 'mail failed; giving up' : 'mail failed; will retry',
-      );
-      await markMailFailed(db, row.id, owner, {
-        error: message.slice(0, 1000),
-        retryAt: giveUp ? null : new Date(retryAt).toISOString(),
-      });
-      return;
-    }
-    if (!(await markMailSent(db, row.id, owner, new Date().toISOString()))) {
-      log.error({ mailId: row.id }, 'mail sent after its lease ran out; another process may send it again');
-    }
-  };
+    },
+  });
 
-  /** Claims and sends due mail until none is left. */
+  /** Sends due mail until none is left, then (hourly) forgets old mail. */
   const drain = async (isStopped: () => boolean) => {
-    for (;;) {
-      const now = Date.now();
-      const rows = await claimMail(db, {
-        owner,
-        now: new Date(now).toISOString(),
-        until: new Date(now + leaseMs).toISOString(),
-        limit: batchSize,
-      });
-      if (rows.length === 0) break;
-      // allSettled: one mail's database error must not leave the others of the batch unmarked.
-      for (const result of await Promise.allSettled(rows.map(deliver))) {
-        if (result.status === 'rejected') log.error({ err: result.reason }, 'could not record a mail attempt');
-      }
-      if (isStopped()) return undefined;
-    }
-    const nextDue = await nextMailDue(db);
+    const nextDue = await step.drain(isStopped);
+    if (isStopped()) return undefined;
     if (Date.now() - lastCleanup > HOUR_MS) {
       lastCleanup = Date.now();
       await deleteOldMail(

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerContext } from '../context.js';
 import { claimDue, markFailed, markSent, nextDue } from '../db/repositories/outbox.js';
+import { deleteToldNews } from '../db/repositories/status-pages.js';
 import type { StatusNewsRow } from '../db/schema.js';
 import { sweepSubscriptions, tellNews, type NoticeNews } from '../services/status-pages/status-subscriptions.js';
 import { retryDelay, startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
@@ -71,11 +72,7 @@ export function startStatusNews(ctx: ServerContext, options: StatusNewsOptions =
     if (ctx.now().getTime() - lastSweep >= HOUR_MS) {
       lastSweep = ctx.now().getTime();
       await sweepSubscriptions(ctx);
-      await db
-        .deleteFrom('status_news')
-        .where('status', '!=', 'pending')
-        .where('created_at', '<', new Date(Date.now() - TOLD_RETENTION_MS).toISOString())
-        .execute();
+      await deleteToldNews(db, new Date(Date.now() - TOLD_RETENTION_MS).toISOString());
     }
     return nextDue(db, 'status_news');
   };

@@ -11,9 +11,11 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { createGuardedAgent } from '../../runner/guarded-agent.js';
 import type { ServerContext } from '../context.js';
 import { claimDue, markFailed, markSent, nextDue } from '../db/repositories/outbox.js';
+import { subscriptionSecretOf } from '../db/repositories/status-pages.js';
 import type { WebhookOutboxRow } from '../db/schema.js';
 import { webhookSignature } from '../services/status-pages/status-subscriptions.js';
-import { retryDelay, startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
+import { startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
+import { outboxStep } from './outbox-step.js';
 
 export interface WebhookOutboxOptions {
   pollMs?: number;
@@ -41,14 +43,10 @@ export function startWebhookOutbox(ctx: ServerContext, options: WebhookOutboxOpt
   const dispatcher: Dispatcher = ctx.config.allowPrivateTargets ? new Agent() : createGuardedAgent();
 
   const post = async (row: WebhookOutboxRow): Promise<void> => {
-    const subscription = await db
-      .selectFrom('status_subscriptions')
-      .select(['secret_sealed'])
-      .where('id', '=', row.subscription_id)
-      .executeTakeFirst();
+    const sealed = await subscriptionSecretOf(db, row.subscription_id);
     // Unsubscribed (or removed by an admin) since it was queued: nothing to tell.
-    if (!subscription?.secret_sealed) return;
-    const secret = ctx.secretBox.open(subscription.secret_sealed);
+    if (!sealed) return;
+    const secret = ctx.secretBox.open(sealed);
     const response = await request(row.url, {
       method: 'POST',
       dispatcher,
@@ -66,45 +64,26 @@ export function startWebhookOutbox(ctx: ServerContext, options: WebhookOutboxOpt
     if (response.statusCode < 200 || response.statusCode >= 300) throw new Error(`answered ${response.statusCode}`);
   };
 
-  const deliver = async (row: WebhookOutboxRow) => {
-    try {
-      await post(row);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const giveUp = row.attempts >= maxAttempts;
-      log.warn(
-        { deliveryId: row.id, attempt: row.attempts, maxAttempts, error: message },
-        giveUp ? 'webhook failed; giving up' : 'webhook failed; will retry',
-      );
-      const retryAt = Date.now() + retryDelay(row.attempts, retryBaseMs, retryMaxMs);
-      await markFailed(db, 'webhook_outbox', row.id, owner, {
-        error: message.slice(0, 1000),
-        retryAt: giveUp ? null : new Date(retryAt).toISOString(),
-      });
-      return;
-    }
-    await markSent(db, 'webhook_outbox', row.id, owner, new Date().toISOString());
-  };
+  const step = outboxStep<WebhookOutboxRow>({
+    store: {
+      claim: (claim) => claimDue(db, 'webhook_outbox', claim),
+      markSent: (id, by, now) => markSent(db, 'webhook_outbox', id, by, now),
+      markFailed: (id, by, failure) => markFailed(db, 'webhook_outbox', id, by, failure),
+      nextDue: () => nextDue(db, 'webhook_outbox'),
+    },
+    owner,
+    log,
+    noun: 'webhook',
+    about: (row) => ({ deliveryId: row.id }),
+    leaseMs,
+    batchSize,
+    maxAttempts,
+    retryBaseMs,
+    retryMaxMs,
+    send: post,
+  });
 
-  const drain = async (isStopped: () => boolean) => {
-    for (;;) {
-      const now = Date.now();
-      const rows = await claimDue(db, 'webhook_outbox', {
-        owner,
-        now: new Date(now).toISOString(),
-        until: new Date(now + leaseMs).toISOString(),
-        limit: batchSize,
-      });
-      if (rows.length === 0) break;
-      for (const result of await Promise.allSettled(rows.map(deliver))) {
-        if (result.status === 'rejected') log.error({ err: result.reason }, 'could not record a webhook attempt');
-      }
-      if (isStopped()) return undefined;
-    }
-    return nextDue(db, 'webhook_outbox');
-  };
-
-  const loop = startOutboxLoop({ pollMs, log, drain });
+  const loop = startOutboxLoop({ pollMs, log, drain: step.drain });
   ctx.wakeWebhooks = loop.wake;
   return {
     ...loop,

@@ -72,6 +72,40 @@ export function dueDomainChecks(db: Db, now: number, limit: number): Promise<Sta
     .execute();
 }
 
+/**
+ * Claims a page's due domain check by moving its next check on to `nextCheckAt`; false when another process moved
+ * it first (the row no longer has the `dueAt` it was read with).
+ */
+export async function claimDomainCheck(
+  db: Db,
+  id: string,
+  dueAt: StatusPageRow['custom_domain_next_check_at'],
+  nextCheckAt: number,
+): Promise<boolean> {
+  const claimed = await db
+    .updateTable('status_pages')
+    .set({ custom_domain_next_check_at: nextCheckAt })
+    .where('id', '=', id)
+    .where('custom_domain_next_check_at', '=', dueAt)
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) > 0;
+}
+
+/** A status subscription's sealed webhook secret; undefined once it is gone (unsubscribed or removed). */
+export async function subscriptionSecretOf(db: Db, subscriptionId: string): Promise<string | null | undefined> {
+  const row = await db
+    .selectFrom('status_subscriptions')
+    .select(['secret_sealed'])
+    .where('id', '=', subscriptionId)
+    .executeTakeFirst();
+  return row?.secret_sealed;
+}
+
+/** Forgets status page news told (or given up) before `before`, ISO time. */
+export async function deleteToldNews(db: Db, before: string): Promise<void> {
+  await db.deleteFrom('status_news').where('status', '!=', 'pending').where('created_at', '<', before).execute();
+}
+
 export function findStatusPageById(db: Db, id: string): Promise<StatusPageRow | undefined> {
   return db.selectFrom('status_pages').selectAll().where('id', '=', id).executeTakeFirst();
 }

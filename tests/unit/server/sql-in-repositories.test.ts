@@ -13,12 +13,8 @@ const QUERY_BUILDING =
 /** Files whose queries are still to move; this list only shrinks. */
 const NOT_YET_MOVED = new Set([
   'jobs/catalog-sync.ts',
-  'jobs/domain-proofs.ts',
   'jobs/maintenance-reminders.ts',
-  'jobs/shared-runner.ts',
   'jobs/slo-alerts.ts',
-  'jobs/status-news.ts',
-  'jobs/webhook-outbox.ts',
   'services/descriptors/apply.ts',
 ]);
 
@@ -37,6 +33,11 @@ describe('SQL lives in db/repositories', () => {
       .map((path) => relative(SERVER, path).split('\\').join('/'))
       .filter((path) => !NOT_YET_MOVED.has(path));
     expect(building).toEqual([]);
+  });
+
+  it('lists only files that still build a query (one moved leaves the list)', () => {
+    const clean = [...NOT_YET_MOVED].filter((path) => !QUERY_BUILDING.test(readFileSync(join(SERVER, path), 'utf8')));
+    expect(clean).toEqual([]);
   });
 
   it('the pattern sees a query', () => {

@@ -6,7 +6,7 @@ import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { getOrCreateSetting } from './db/repositories/settings.js';
 import { createMailer, outboxDirOf } from './integrations/smtp.js';
-import { CallerCache, VerifiedTokens } from './caller-cache.js';
+import { CallerCache, VerifiedTokens } from './cache/caller-cache.js';
 import { LiveEvents } from './services/feeds/live-events.js';
 import { loadSamlSigning } from './crypto/saml-signing.js';
 import { loadSecretBox } from './crypto/secret-box.js';

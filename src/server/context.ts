@@ -3,7 +3,7 @@ import type { Notification } from '../contract/feeds.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { Mailer } from './integrations/smtp.js';
-import type { CallerCache, VerifiedTokens } from './caller-cache.js';
+import type { CallerCache, VerifiedTokens } from './cache/caller-cache.js';
 import type { SamlSigning } from './crypto/saml-signing.js';
 import type { SecretBox } from './crypto/secret-box.js';
 

@@ -122,9 +122,11 @@ export function route<O extends Operation>(
               body: serialized(reply, page.items),
               headers: { total: String(page.total) },
               value: page.items,
+              // A page is an array: its serializer writes one item as `[item]`.
+              serializeItem: (item) => serialized(reply, [item]).subarray(1, -1),
             };
           }
-          return { body: serialized(reply, result), value: result };
+          return { body: serialized(reply, result), value: result, serializeItem: (item) => serialized(reply, item) };
         };
         const kept = await keep(
           ctx,

@@ -12,10 +12,3 @@ export function perContext<T>(make: (ctx: ServerContext) => T): (ctx: ServerCont
     return value;
   };
 }
-
-/** Sets `key` as the most recent entry of `cache`, dropping the least recent one when `max` are kept. */
-export function keepRecent<K, V>(cache: Map<K, V>, key: K, value: V, max: number): void {
-  cache.delete(key);
-  if (cache.size >= max) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
-}

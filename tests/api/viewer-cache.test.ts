@@ -5,7 +5,7 @@
  * owner-only services until the process restarted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CachedCaller } from '../../src/server/caller-cache.js';
+import type { CachedCaller } from '../../src/server/cache/caller-cache.js';
 import { forgetViewer, viewerOf } from '../../src/server/cache/viewer.js';
 import { seedWorkspace, workspaceIdOf, type SeededWorkspace } from '../support/fixtures.js';
 import { type TestServer, startTestServer } from '../support/server.js';

@@ -8,6 +8,7 @@
  */
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { BoundedMap } from './bounded-map.js';
 
 export type Coding = 'br' | 'gzip';
 
@@ -100,12 +101,16 @@ export interface Made {
   headers?: Record<string, string>;
   /** What the read answered, before it was serialised (the items, for a page). */
   value?: unknown;
+  /**
+   * How the read serializes one of its items (of a page, or the single thing it answers), for an answer shared
+   * between callers (shared-answers.ts).
+   */
+  serializeItem?: (item: Record<string, unknown>) => Buffer;
 }
 
 interface Entry {
   workspaceId: string;
   answer: Promise<Answer>;
-  bytes: number;
 }
 
 interface Held {
@@ -114,19 +119,23 @@ interface Held {
 }
 
 export class AnswerCache {
-  /** Every answer, least recently used first. */
-  private readonly entries = new Map<string, Entry>();
+  /** Every answer, weighing its bytes (with its compressed twins, as they are made). */
+  private readonly entries: BoundedMap<string, Entry>;
   private readonly workspaces = new Map<string, Held>();
-  private bytes = 0;
   /** Answers given from what was kept, and answers made: the hit rate the benchmarks report. */
   hits = 0;
   made = 0;
 
-  constructor(private readonly budget: number) {}
+  constructor(budget: number) {
+    this.entries = new BoundedMap({
+      maxWeight: budget,
+      onDrop: (id, entry) => this.workspaces.get(entry.workspaceId)?.keys.delete(id),
+    });
+  }
 
   /** Bytes held now (answers resolved so far, with their compressed twins). */
   get size(): number {
-    return this.bytes;
+    return this.entries.weight;
   }
 
   /**
@@ -136,7 +145,7 @@ export class AnswerCache {
   see(workspaceId: string, versions: string): boolean {
     const held = this.workspaces.get(workspaceId);
     if (held?.versions === versions) return false;
-    if (held) for (const key of held.keys) this.drop(key);
+    if (held) for (const key of [...held.keys]) this.entries.forget(key);
     this.workspaces.set(workspaceId, { versions, keys: new Set() });
     return true;
   }
@@ -149,18 +158,13 @@ export class AnswerCache {
     const id = `${workspaceId}\u0000${versions}\u0000${key}`;
     const held = this.entries.get(id);
     if (held) {
-      this.entries.delete(id);
-      this.entries.set(id, held);
       this.hits++;
       return held.answer;
     }
     this.made++;
-    const entry: Entry = { workspaceId, answer: undefined as never, bytes: 0 };
+    const entry: Entry = { workspaceId, answer: undefined as never };
     const grew = (bytes: number) => {
-      if (this.entries.get(id) !== entry) return;
-      entry.bytes += bytes;
-      this.bytes += bytes;
-      this.evict();
+      if (this.entries.peek(id) === entry) this.entries.addWeight(id, bytes);
     };
     entry.answer = compute().then((made) => {
       const { body, headers } = Buffer.isBuffer(made) ? { body: made, headers: {} } : made;
@@ -168,26 +172,13 @@ export class AnswerCache {
       grew(body.length);
       return answer;
     });
-    this.entries.set(id, entry);
+    this.entries.set(id, entry, 0);
     const workspace = this.workspaces.get(workspaceId);
     if (workspace?.versions === versions) workspace.keys.add(id);
-    entry.answer.catch(() => this.drop(id));
+    entry.answer.catch(() => {
+      if (this.entries.peek(id) === entry) this.entries.forget(id);
+    });
     return entry.answer;
-  }
-
-  private drop(id: string): void {
-    const entry = this.entries.get(id);
-    if (!entry) return;
-    this.entries.delete(id);
-    this.bytes -= entry.bytes;
-    this.workspaces.get(entry.workspaceId)?.keys.delete(id);
-  }
-
-  private evict(): void {
-    for (const id of this.entries.keys()) {
-      if (this.bytes <= this.budget) return;
-      this.drop(id);
-    }
   }
 }
 

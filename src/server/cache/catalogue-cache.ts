@@ -31,7 +31,8 @@ import {
 } from '../db/repositories/versions.js';
 import { perContext } from '../per-context.js';
 import { ScopedCache, textContains, textScope } from './scoped-cache.js';
-import type { CachedCaller as Caller } from '../caller-cache.js';
+import { parseScope, scopeOf, type ListName } from './scopes.js';
+import type { CachedCaller as Caller } from './caller-cache.js';
 import { sharedAnswer, type SharedAnswer } from './shared-answers.js';
 import { forgetViewer, forgetViewers, viewerOf } from './viewer.js';
 
@@ -106,8 +107,9 @@ export const catalogueAnswersOf = perContext((ctx) => ({
     // A user's teams changed, maybe in another process: the viewer this process holds for them is no longer theirs.
     // A caller changed (a session ended, a user, a workspace or a client edited), maybe in another process: the
     // caller cache forgets them (caller-cache.ts).
-    changed: (scope) => {
-      if (scope.startsWith('member:')) forgetViewer(ctx, scope.slice('member:'.length));
+    changed: (logged) => {
+      const scope = parseScope(logged);
+      if (scope.kind === 'member') forgetViewer(ctx, scope.userId);
       ctx.callers.forgetScope(scope);
     },
     reset: (workspaceId) => {
@@ -145,7 +147,7 @@ function starsOf(ctx: ServerContext, caller: Caller): Promise<ReadonlySet<string
   const workspaceId = caller.workspace.id;
   return catalogueAnswersOf(ctx).cache.get(workspaceId, `\u0000stars\u0000${userId}`, async () => {
     const ids = await starredServiceIds(ctx.database.db, workspaceId, userId);
-    return { value: new Set(ids), scopes: [`stars:${userId}`], bytes: 64 + 48 * ids.length };
+    return { value: new Set(ids), scopes: [scopeOf({ kind: 'stars', userId })], bytes: 64 + 48 * ids.length };
   }).value;
 }
 
@@ -187,7 +189,11 @@ async function teamVisibilityOf(
 function teamIdOf(ctx: ServerContext, workspaceId: string, idOrHandle: string): Promise<string | null> {
   return catalogueAnswersOf(ctx).cache.get(workspaceId, `\u0000team\u0000${idOrHandle}`, async () => {
     const team = await findTeam(ctx.database.db, workspaceId, idOrHandle);
-    return { value: team?.id ?? null, scopes: team ? [team.id] : ['teams'], bytes: 128 };
+    return {
+      value: team?.id ?? null,
+      scopes: [scopeOf(team ? { kind: 'row', id: team.id } : { kind: 'list', list: 'teams' })],
+      bytes: 128,
+    };
   }).value;
 }
 
@@ -198,7 +204,7 @@ function teamIdOf(ctx: ServerContext, workspaceId: string, idOrHandle: string): 
  * again for each caller. Null when the cache is off (BEACON_READ_CACHE_MB=0) or the answer cannot be shared: the
  * read then answers as usual.
  */
-function catalogueKeeper(list: 'services' | 'teams' | 'users' | null, visibility?: VisibilityOf) {
+function catalogueKeeper(list: ListName | null, visibility?: VisibilityOf) {
   return async (
     ctx: ServerContext,
     caller: Caller,
@@ -262,9 +268,9 @@ const NO_STARS: ReadonlySet<string> = new Set();
  * A page of `list` moves with what its pages sort and filter by; a search's also with the rows whose searched
  * text has or had its term (scoped-cache.ts), or, for a term that is not ASCII, with every searched text.
  */
-function listScopes(list: string, term: string): string[] {
-  if (!term) return [list];
-  return [list, textScope(list, term) ?? `${list}:search`];
+function listScopes(list: ListName, term: string): string[] {
+  if (!term) return [scopeOf({ kind: 'list', list })];
+  return [scopeOf({ kind: 'list', list }), textScope(list, term) ?? scopeOf({ kind: 'search', list })];
 }
 
 /** What a page's request searches for ('' for none). */
@@ -349,7 +355,7 @@ function ownerOnlyOf(ctx: ServerContext, workspaceId: string, teamId: string) {
   return catalogueAnswersOf(ctx).cache.get(workspaceId, `\u0000owner-only\u0000${teamId}`, async () => {
     const rows = await ownerOnlyServicesOf(ctx.database.db, workspaceId, teamId);
     const bytes = rows.reduce((sum, row) => sum + 64 + row.search_text.length, 64);
-    return { value: rows, scopes: ['services', ...rows.map((row) => row.id)], bytes };
+    return { value: rows, scopes: [...listScopes('services', ''), ...rows.map((row) => row.id)], bytes };
   }).value;
 }
 

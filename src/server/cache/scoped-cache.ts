@@ -7,6 +7,8 @@
  * being made while a change is synced is given to the requests already waiting for it; it is kept, and given to
  * later requests, only if the change touched none of its scopes (its reads fell before or after the change alike).
  */
+import { BoundedMap } from './bounded-map.js';
+import { scopeOf, textListOf, type ListName } from './scopes.js';
 
 /**
  * Scopes of search texts: a value that holds `text:{list}:{term}` (a search of `list` for `term`, ASCII and
@@ -15,14 +17,13 @@
  * the other does not (see matchMoved). A text that is not ASCII touches every term of its list: the engines fold
  * its case in ways JS may not.
  */
-const TEXT = 'text:';
 
 /** Any character beyond ASCII (a string with none folds its case in JS as the engines do). */
 const BEYOND_ASCII = /[\u0080-\uffff]/;
 
 /** The scope of a search of `list` for `term` (lowercased), or null when the term is not ASCII. */
-export function textScope(list: string, term: string): string | null {
-  return BEYOND_ASCII.test(term) ? null : `${TEXT}${list}:${term}`;
+export function textScope(list: ListName, term: string): string | null {
+  return BEYOND_ASCII.test(term) ? null : scopeOf({ kind: 'text', list, text: term });
 }
 
 /**
@@ -31,12 +32,6 @@ export function textScope(list: string, term: string): string | null {
  */
 export function textContains(text: string, term: string): boolean | null {
   return BEYOND_ASCII.test(text) ? null : text.toLowerCase().includes(term);
-}
-
-function listOfText(scope: string): string | null {
-  if (!scope.startsWith(TEXT)) return null;
-  const end = scope.indexOf(':', TEXT.length);
-  return end < 0 ? null : scope.slice(0, end + 1);
 }
 
 /**
@@ -71,7 +66,6 @@ interface Entry {
   value: Promise<unknown>;
   /** Null while being made. */
   scopes: string[] | null;
-  bytes: number;
   /** The changes synced while it was being made ('all' when they could not be followed one by one). */
   missed: Touched[] | 'all';
   /** Whether it was kept once made (false: a change synced meanwhile touched it, or it failed or was dropped). */
@@ -87,7 +81,7 @@ interface Touched {
 /** Whether a value holding `scope` is moved by the changes `touched` sums up. */
 function touches(touched: Touched, scope: string): boolean {
   if (touched.scopes.has(scope)) return true;
-  const list = listOfText(scope);
+  const list = textListOf(scope);
   if (!list) return false;
   const term = scope.slice(list.length);
   return touched.edits.some((edit) => edit.list === list && matchMoved(edit.texts, term));
@@ -113,19 +107,20 @@ export interface ScopedCacheHooks {
 }
 
 export class ScopedCache {
-  /** Every entry, least recently used first. */
-  private readonly entries = new Map<string, Entry>();
+  /** Every entry; one being made weighs nothing until it is. */
+  private readonly entries: BoundedMap<string, Entry>;
   private readonly workspaces = new Map<string, Workspace>();
-  private bytes = 0;
 
   constructor(
-    private readonly budget: number,
+    budget: number,
     private readonly hooks: ScopedCacheHooks = {},
-  ) {}
+  ) {
+    this.entries = new BoundedMap({ maxWeight: budget, onDrop: (id, entry) => this.dropped(id, entry) });
+  }
 
   /** Bytes held now. */
   get size(): number {
-    return this.bytes;
+    return this.entries.weight;
   }
 
   /** How many values are held (being made or made). */
@@ -173,8 +168,6 @@ export class ScopedCache {
     const id = `${workspaceId}\u0000${key}`;
     const held = this.entries.get(id);
     if (held) {
-      this.entries.delete(id);
-      this.entries.set(id, held);
       // Begun before a change this request has seen: its value is this request's only if the change left it as
       // it was; else the request makes it afresh (or joins whoever does).
       const since = held.missed;
@@ -190,32 +183,30 @@ export class ScopedCache {
     const kept = new Promise<boolean>((resolve) => (settle = resolve));
     const making = make();
     const value = making.then((made) => made.value);
-    const entry: Entry = { workspaceId, value, scopes: null, bytes: 0, missed: [], kept };
-    this.entries.set(id, entry);
+    const entry: Entry = { workspaceId, value, scopes: null, missed: [], kept };
+    this.entries.set(id, entry, 0);
     workspace.pending.add(id);
     making.then(
       (made) => {
         workspace.pending.delete(id);
         // Dropped while made (room was needed): it served its waiters.
-        if (this.entries.get(id) !== entry) return settle(false);
+        if (this.entries.peek(id) !== entry) return settle(false);
         entry.scopes = [...new Set(made.scopes)];
         // Made from reads that may have come before or after the changes synced meanwhile: kept only if none of
         // them touched what it holds (it is then the same either way).
         const { missed } = entry;
         entry.missed = [];
         if (missed === 'all' || missed.some((touched) => entry.scopes!.some((scope) => touches(touched, scope)))) {
-          this.entries.delete(id);
+          this.entries.forget(id);
           return settle(false);
         }
-        entry.bytes = made.bytes;
-        this.bytes += made.bytes;
         for (const scope of entry.scopes) this.hold(workspace, scope, id);
         settle(true);
-        this.evict();
+        this.entries.addWeight(id, made.bytes);
       },
       () => {
         workspace.pending.delete(id);
-        if (this.entries.get(id) === entry) this.entries.delete(id);
+        if (this.entries.peek(id) === entry) this.entries.forget(id);
         settle(false);
       },
     );
@@ -230,10 +221,10 @@ export class ScopedCache {
     // Every version logs at least one scope: one missing was pruned (this process fell far behind).
     if (versions.size < upTo - after) {
       for (const id of workspace.pending) {
-        const entry = this.entries.get(id);
+        const entry = this.entries.peek(id);
         if (entry) entry.missed = 'all';
       }
-      for (const keys of workspace.held.values()) for (const id of keys) this.drop(id);
+      for (const keys of workspace.held.values()) for (const id of [...keys]) this.entries.forget(id);
       workspace.held.clear();
       workspace.terms.clear();
       this.hooks.reset?.(workspaceId);
@@ -243,7 +234,7 @@ export class ScopedCache {
     // The texts a version logged, by list: a row's searched text before and after one edit.
     const edits = new Map<string, { list: string; texts: string[] }>();
     for (const { version, scope } of changes) {
-      const list = listOfText(scope);
+      const list = textListOf(scope);
       if (list) {
         const key = `${version}\u0000${list}`;
         const edit = edits.get(key) ?? { list, texts: [] };
@@ -262,21 +253,21 @@ export class ScopedCache {
       }
     }
     for (const id of workspace.pending) {
-      const entry = this.entries.get(id);
+      const entry = this.entries.peek(id);
       if (entry && entry.missed !== 'all') entry.missed.push(touched);
     }
   }
 
   private dropHolding(workspace: Workspace, scope: string): void {
     const keys = workspace.held.get(scope);
-    if (keys) for (const id of [...keys]) this.drop(id);
+    if (keys) for (const id of [...keys]) this.entries.forget(id);
   }
 
   private hold(workspace: Workspace, scope: string, id: string): void {
     let keys = workspace.held.get(scope);
     if (!keys) {
       workspace.held.set(scope, (keys = new Set()));
-      const list = listOfText(scope);
+      const list = textListOf(scope);
       if (list) {
         let terms = workspace.terms.get(list);
         if (!terms) workspace.terms.set(list, (terms = new Set()));
@@ -291,28 +282,18 @@ export class ScopedCache {
     keys?.delete(id);
     if (keys?.size !== 0) return;
     workspace.held.delete(scope);
-    const list = listOfText(scope);
+    const list = textListOf(scope);
     if (!list) return;
     const terms = workspace.terms.get(list);
     terms?.delete(scope);
     if (terms?.size === 0) workspace.terms.delete(list);
   }
 
-  private drop(id: string): void {
-    const entry = this.entries.get(id);
-    if (!entry) return;
-    this.entries.delete(id);
-    this.bytes -= entry.bytes;
+  /** An entry left the store (evicted or forgotten): its scopes no longer hold it. */
+  private dropped(id: string, entry: Entry): void {
     const workspace = this.workspaces.get(entry.workspaceId);
     if (!workspace) return;
     workspace.pending.delete(id);
     for (const scope of entry.scopes ?? []) this.release(workspace, scope, id);
-  }
-
-  private evict(): void {
-    for (const id of this.entries.keys()) {
-      if (this.bytes <= this.budget) return;
-      this.drop(id);
-    }
   }
 }

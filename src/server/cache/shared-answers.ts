@@ -11,6 +11,7 @@ import {
   type Visibility,
 } from '../../domain/catalogue.js';
 import type { Made } from './answer-cache.js';
+import { scopeOf } from './scopes.js';
 
 /**
  * Each team as answered, with its policy on who creates services: `can_create_services` follows it, and the answer
@@ -18,27 +19,143 @@ import type { Made } from './answer-cache.js';
  */
 export const membersCreateServicesOf = new WeakMap<object, boolean>();
 
-/** A field that differs per caller: where it sits in the body, and what decides it. */
+/** A field that differs per caller, and what decides it. */
 type Slot =
   | { kind: 'starred'; serviceId: string }
   | { kind: 'edit'; ownerTeamId: string }
-  | { kind: 'team'; teamId: string; membersCreateServices: boolean };
+  | { kind: 'is_admin' | 'is_member'; teamId: string }
+  | { kind: 'can_create_services'; teamId: string; membersCreateServices: boolean };
 
-/** What the serializer writes for each slot (the contract's key order), with the caller's values in it. */
-const SLOTS =
-  /"starred":(?:true|false)|"permissions":\{"edit":(?:true|false)\}|"is_admin":(?:true|false),"is_member":(?:true|false),"can_create_services":(?:true|false)/g;
+type Item = Record<string, unknown>;
 
-const STARRED = [Buffer.from('"starred":false'), Buffer.from('"starred":true')];
-const EDIT = [Buffer.from('"permissions":{"edit":false}'), Buffer.from('"permissions":{"edit":true}')];
-const TEAM_RIGHTS = new Map<string, Buffer>();
-function teamRights(admin: boolean, member: boolean, create: boolean): Buffer {
-  const key = `${+admin}${+member}${+create}`;
-  let bytes = TEAM_RIGHTS.get(key);
-  if (!bytes) {
-    bytes = Buffer.from(`"is_admin":${admin},"is_member":${member},"can_create_services":${create}`);
-    TEAM_RIGHTS.set(key, bytes);
+/**
+ * The per-caller fields of an item: how to find one, which slot decides it, and the item with it flipped. Where a
+ * field sits in the JSON is found by serializing the item once as it is and once with the field flipped: the first
+ * byte where the two differ is where its `true` or `false` starts. No pattern of the JSON is assumed, only that
+ * the serializer writes the same item the same way.
+ */
+interface Field {
+  slotOf(item: Item): Slot | null | undefined;
+  flip(item: Item): Item;
+}
+
+const permissionsOf = (item: Item) => item.permissions as { edit?: unknown } | undefined;
+
+const FIELDS: readonly Field[] = [
+  {
+    slotOf: (item) =>
+      typeof item.starred === 'boolean' ? { kind: 'starred', serviceId: item.id as string } : undefined,
+    flip: (item) => ({ ...item, starred: !item.starred }),
+  },
+  {
+    slotOf: (item) =>
+      typeof permissionsOf(item)?.edit === 'boolean'
+        ? { kind: 'edit', ownerTeamId: (item.owner as { id: string }).id }
+        : undefined,
+    flip: (item) => ({ ...item, permissions: { ...permissionsOf(item), edit: !permissionsOf(item)!.edit } }),
+  },
+  ...(['is_admin', 'is_member'] as const).map((kind): Field => ({
+    slotOf: (item) => (typeof item[kind] === 'boolean' ? { kind, teamId: item.id as string } : undefined),
+    flip: (item) => ({ ...item, [kind]: !item[kind] }),
+  })),
+  {
+    slotOf: (item) => {
+      if (typeof item.can_create_services !== 'boolean') return undefined;
+      const membersCreateServices = membersCreateServicesOf.get(item);
+      // The team's policy was not noted: the field cannot be decided per caller.
+      if (membersCreateServices === undefined) return null;
+      return { kind: 'can_create_services', teamId: item.id as string, membersCreateServices };
+    },
+    flip: (item) => ({ ...item, can_create_services: !item.can_create_services }),
+  },
+];
+
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+
+/** Where `flipped` (the item's JSON with one boolean flipped) differs from `json`: that boolean's offset, or null. */
+function flippedAt(json: Buffer, flipped: Buffer): number | null {
+  const length = Math.min(json.length, flipped.length);
+  let at = 0;
+  while (at < length && json[at] === flipped[at]) at++;
+  const [was, now] = json.subarray(at, at + 4).equals(TRUE) ? [TRUE, FALSE] : [FALSE, TRUE];
+  const same =
+    json.subarray(at, at + was.length).equals(was) &&
+    flipped.subarray(at, at + now.length).equals(now) &&
+    json.subarray(at + was.length).equals(flipped.subarray(at + now.length));
+  return same ? at : null;
+}
+
+/**
+ * A body cut at its per-caller fields: the parts between them (one more than the slots), the slot of each cut, and
+ * the value it held as made.
+ */
+interface Cut {
+  parts: Buffer[];
+  slots: Slot[];
+  values: boolean[];
+}
+
+/** An item's JSON cut at its per-caller fields. */
+function cutItem(item: Item, serializeItem: (item: Item) => Buffer): Cut | null {
+  const json = serializeItem(item);
+  const found: { at: number; length: number; slot: Slot }[] = [];
+  for (const field of FIELDS) {
+    const slot = field.slotOf(item);
+    if (slot === undefined) continue;
+    if (slot === null) return null;
+    const at = flippedAt(json, serializeItem(field.flip(item)));
+    if (at === null) return null;
+    found.push({ at, length: json[at] === TRUE[0] ? TRUE.length : FALSE.length, slot });
   }
-  return bytes;
+  found.sort((a, b) => a.at - b.at);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const { at, length } of found) {
+    parts.push(json.subarray(from, at));
+    from = at + length;
+  }
+  parts.push(json.subarray(from));
+  return { parts, slots: found.map(({ slot }) => slot), values: found.map(({ length }) => length === TRUE.length) };
+}
+
+/** The body cut at its items' per-caller fields, or null when an item cannot be cut. */
+function cutBody(value: unknown, serializeItem: (item: Item) => Buffer): Cut | null {
+  const paged = Array.isArray(value);
+  const items = (paged ? value : [value]) as Item[];
+  const parts: Buffer[] = [Buffer.from(paged ? '[' : '')];
+  const slots: Slot[] = [];
+  const values: boolean[] = [];
+  for (const [i, item] of items.entries()) {
+    const cut = cutItem(item, serializeItem);
+    if (!cut) return null;
+    // The item's first part continues the part before it.
+    const [first, ...rest] = cut.parts;
+    parts[parts.length - 1] = Buffer.concat([parts.at(-1)!, Buffer.from(i > 0 ? ',' : ''), first!]);
+    parts.push(...rest);
+    slots.push(...cut.slots);
+    values.push(...cut.values);
+  }
+  if (paged) parts[parts.length - 1] = Buffer.concat([parts.at(-1)!, Buffer.from(']')]);
+  return { parts, slots, values };
+}
+
+const BOOLEANS = [FALSE, TRUE];
+
+/** What a slot holds for a caller. */
+function slotValue(slot: Slot, viewer: Viewer, stars: ReadonlySet<string>): boolean {
+  switch (slot.kind) {
+    case 'starred':
+      return stars.has(slot.serviceId);
+    case 'edit':
+      return canEditService(viewer, slot.ownerTeamId);
+    case 'is_admin':
+      return canAdminTeam(viewer, slot.teamId);
+    case 'is_member':
+      return canAdminTeam(viewer, slot.teamId) || viewer.teams.has(slot.teamId);
+    case 'can_create_services':
+      return canCreateServiceFor(viewer, slot.teamId, slot.membersCreateServices);
+  }
 }
 
 export interface SharedAnswer {
@@ -57,8 +174,6 @@ export interface SharedAnswer {
   bodyFor(viewer: Viewer, stars: ReadonlySet<string>): Buffer;
 }
 
-type Item = Record<string, unknown>;
-
 /** Every string `id` in a value, at any depth: the rows an answer shows. */
 function idsIn(value: unknown, out: Set<string>): void {
   if (Array.isArray(value)) {
@@ -71,56 +186,32 @@ function idsIn(value: unknown, out: Set<string>): void {
   }
 }
 
-/** The slots of each item, in the order the serializer writes them. */
-function slotsOf(items: readonly Item[]) {
-  const starred: Slot[] = [];
-  const edit: Slot[] = [];
-  const team: Slot[] = [];
-  for (const item of items) {
-    const id = item.id as string;
-    if ('starred' in item) {
-      starred.push({ kind: 'starred', serviceId: id });
-      edit.push({ kind: 'edit', ownerTeamId: (item.owner as { id: string }).id });
-    }
-    if ('is_admin' in item) {
-      const membersCreateServices = membersCreateServicesOf.get(item);
-      if (membersCreateServices === undefined) return null;
-      team.push({ kind: 'team', teamId: id, membersCreateServices });
-    }
-  }
-  return { starred, edit, team };
-}
-
 /**
  * The shared form of an answer made for one caller: `value` is what the read answered (the items of a page), and
  * `lists` the scopes of the list it is a page of (migration 032). Null when its per-caller fields cannot all be found: it is not shared then.
  */
 export function sharedAnswer(made: Made, value: unknown, lists: readonly string[]): SharedAnswer | null {
+  const { body, serializeItem } = made;
+  if (!serializeItem) return null;
+  const cut = cutBody(value, serializeItem);
+  if (!cut) return null;
+  const { parts, slots, values } = cut;
   const items = (Array.isArray(value) ? value : [value]) as Item[];
-  const queues = slotsOf(items);
-  if (!queues) return null;
-  const { body } = made;
-  const segments: Buffer[] = [];
-  const slots: Slot[] = [];
-  // latin1: one character per byte, so the match offsets are byte offsets (the slots are ASCII).
-  const text = body.toString('latin1');
-  let from = 0;
-  for (const match of text.matchAll(SLOTS)) {
-    const queue = match[0][1] === 's' ? queues.starred : match[0][1] === 'p' ? queues.edit : queues.team;
-    const slot = queue.shift();
-    if (!slot) return null;
-    segments.push(body.subarray(from, match.index));
-    slots.push(slot);
-    from = match.index + match[0].length;
-  }
-  if (queues.starred.length + queues.edit.length + queues.team.length > 0) return null;
-  segments.push(body.subarray(from));
+  const fill = (valueOf: (slot: Slot, i: number) => boolean): Buffer => {
+    const out: Buffer[] = [];
+    slots.forEach((slot, i) => out.push(parts[i]!, BOOLEANS[+valueOf(slot, i)]!));
+    out.push(parts[slots.length]!);
+    return Buffer.concat(out);
+  };
+  // Cut right: filled with the values it was made with, it is the very body the read made.
+  if (!fill((_slot, i) => values[i]!).equals(body)) return null;
 
   const ids = new Set<string>();
   idsIn(value, ids);
   for (const list of lists) ids.add(list);
   // A team shows its first members and their count.
-  for (const item of items) if ('member_count' in item) ids.add(`members:${item.id as string}`);
+  for (const item of items)
+    if ('member_count' in item) ids.add(scopeOf({ kind: 'members', teamId: item.id as string }));
   const single = !Array.isArray(value) && 'visibility' in (value as Item) ? (value as Item) : null;
   const shown = single && {
     visibility: single.visibility as Visibility,
@@ -138,21 +229,6 @@ export function sharedAnswer(made: Made, value: unknown, lists: readonly string[
     bytes: body.length + 64 * slots.length,
     needsStars: slots.some((slot) => slot.kind === 'starred'),
     visibleTo: (viewer) => !shown || canSeeService(viewer, shown),
-    bodyFor(viewer, stars) {
-      if (slots.length === 0) return body;
-      const parts: Buffer[] = [];
-      slots.forEach((slot, i) => {
-        parts.push(segments[i]!);
-        if (slot.kind === 'starred') parts.push(STARRED[+stars.has(slot.serviceId)]!);
-        else if (slot.kind === 'edit') parts.push(EDIT[+canEditService(viewer, slot.ownerTeamId)]!);
-        else {
-          const admin = canAdminTeam(viewer, slot.teamId);
-          const member = admin || viewer.teams.has(slot.teamId);
-          parts.push(teamRights(admin, member, canCreateServiceFor(viewer, slot.teamId, slot.membersCreateServices)));
-        }
-      });
-      parts.push(segments[slots.length]!);
-      return Buffer.concat(parts);
-    },
+    bodyFor: (viewer, stars) => (slots.length === 0 ? body : fill((slot) => slotValue(slot, viewer, stars))),
   };
 }

@@ -1,10 +1,11 @@
 import type { TeamRole, Viewer } from '../../domain/catalogue.js';
 import { isAdminRole } from '../../domain/roles.js';
 import type { ServerContext } from '../context.js';
-import { keepRecent, perContext } from '../per-context.js';
+import { perContext } from '../per-context.js';
+import { BoundedMap } from './bounded-map.js';
 import { teamRolesOfUser } from '../db/repositories/teams.js';
 import type { ServiceScope } from '../db/repositories/services.js';
-import type { CachedCaller as Caller } from '../caller-cache.js';
+import type { CachedCaller as Caller } from './caller-cache.js';
 
 interface Entry {
   teams: ReadonlyMap<string, TeamRole>;
@@ -18,13 +19,7 @@ const MAX_ENTRIES = 10_000;
  * Membership writes in this process forget the affected users at once; other processes see them within the
  * TTL, as with the caller cache. Kept beside the context (not in it) so the context stays the same shape.
  */
-const cacheOf = perContext(() => new Map<string, Entry>());
-
-/**
- * How many times memberships were forgotten. A read of them that was under way meanwhile may predate the change
- * that was forgotten: it is given to its request but not kept (else a synced read would trust it for good).
- */
-const forgetsOf = perContext(() => ({ count: 0 }));
+const cacheOf = perContext(() => new BoundedMap<string, Entry>({ maxWeight: MAX_ENTRIES }));
 
 /**
  * Who is looking: the caller's workspace role (fresh from the caller) and their teams. `synced`: the caller's
@@ -41,33 +36,28 @@ export async function viewerOf(ctx: ServerContext, caller: Caller, synced = fals
   const cache = cacheOf(ctx);
   const hit = cache.get(user.id);
   if (hit && (synced || hit.until > now)) return { role: user.role, teams: hit.teams };
-  const forgets = forgetsOf(ctx);
-  const began = forgets.count;
+  // A read under way while memberships are forgotten may predate the change: given to its request, not kept
+  // (else a synced read would trust it for good).
+  const began = cache.epoch;
   const rows = await teamRolesOfUser(ctx.database.db, workspace.id, user.id);
   const teams = new Map(rows.map((row) => [row.team_id, row.role] as const));
-  if (ttl > 0 && forgets.count === began) {
-    keepRecent(cache, user.id, { teams, until: now + ttl }, MAX_ENTRIES);
-  }
+  if (ttl > 0) cache.keepUnlessForgotten(user.id, { teams, until: now + ttl }, began);
   return { role: user.role, teams };
 }
 
 /** After a write that changes `userId`'s memberships. */
 export function forgetViewer(ctx: ServerContext, userId: string): void {
-  forgetsOf(ctx).count++;
-  cacheOf(ctx).delete(userId);
+  cacheOf(ctx).forget(userId);
 }
 
 /** After changes this process could not follow one by one (cache/catalogue-cache.ts): everyone. */
 export function forgetViewers(ctx: ServerContext): void {
-  forgetsOf(ctx).count++;
   cacheOf(ctx).clear();
 }
 
 /** After a team is deleted: everyone who was in it. */
 export function forgetTeamViewers(ctx: ServerContext, teamId: string): void {
-  forgetsOf(ctx).count++;
-  const cache = cacheOf(ctx);
-  for (const [userId, entry] of cache) if (entry.teams.has(teamId)) cache.delete(userId);
+  cacheOf(ctx).forgetWhere((entry) => entry.teams.has(teamId));
 }
 
 /** The viewer as list queries take it (the visibility rule runs in SQL there). */

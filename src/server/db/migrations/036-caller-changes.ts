@@ -4,7 +4,7 @@ import { catalogueTriggers, type ChangedTable } from './032-catalogue-changes.js
 
 /**
  * What changes a caller is logged with the catalogue's changes (issue 31), so that every process's caller cache
- * follows it rather than reading each caller again when its time is up (caller-cache.ts): a session
+ * follows it rather than reading each caller again when its time is up (cache/caller-cache.ts): a session
  * ended or deleted (`session:{id}`; a new one changes nobody's answer), the workspace's own row (`workspace:{id}`:
  * its status, domain, name or login), and an API client edited or deleted (`client:{id}`: its secret, scopes or
  * team). A user's row already logs its id (migration 032).

@@ -16,7 +16,7 @@ import {
 } from '../../db/repositories/sessions.js';
 import { findUserByEmail, updateUser } from '../../db/repositories/users.js';
 import type { ClientRow, UserRow, WorkspaceRow } from '../../db/schema.js';
-import { clientCacheKey, type CachedCaller, type ClientPrincipal, type TokenSubject } from '../../caller-cache.js';
+import { clientCacheKey, type CachedCaller, type ClientPrincipal, type TokenSubject } from '../../cache/caller-cache.js';
 import { followCatalogueChanges } from '../../cache/catalogue-cache.js';
 import { decoyPasswordHash, randomToken, sha256, verifyPassword } from '../../crypto/secrets.js';
 
@@ -195,7 +195,7 @@ export async function authenticateBearer(
 
 /**
  * The caller the cache holds under `key`, if any: as it is while fresh, else once its workspace's changes are
- * followed (caller-cache.ts), if none of them forgot it.
+ * followed (cache/caller-cache.ts), if none of them forgot it.
  */
 async function heldCaller(ctx: ServerContext, key: string, now: number): Promise<CachedCaller | undefined> {
   const held = ctx.callers.get(key, now);

@@ -34,7 +34,7 @@ import {
   type SubscriptionColumns,
 } from '../../db/repositories/billing.js';
 import { findWorkspaceById, setWorkspaceStatus } from '../../db/repositories/workspaces.js';
-import type { CachedCaller as Caller } from '../../caller-cache.js';
+import type { CachedCaller as Caller } from '../../cache/caller-cache.js';
 import type { BillingAccountRow } from '../../db/schema.js';
 import type { Db } from '../../db/repositories/workspaces.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../errors.js';

@@ -5,7 +5,8 @@
  * visibility scope; one version read (an indexed point read) stands in for two joins on every feed page.
  */
 import type { ServerContext } from '../../context.js';
-import { keepRecent, perContext } from '../../per-context.js';
+import { BoundedMap } from '../../cache/bounded-map.js';
+import { perContext } from '../../per-context.js';
 import { feedVersion, watchedProfiles, type FeedProfile } from '../../db/repositories/events.js';
 import type { ServiceScope } from '../../db/repositories/services.js';
 
@@ -17,7 +18,7 @@ interface Entry {
 /** Users kept per process; the least recently read go first. */
 const MAX_ENTRIES = 10_000;
 
-const cacheOf = perContext(() => new Map<string, Entry>());
+const cacheOf = perContext(() => new BoundedMap<string, Entry>({ maxWeight: MAX_ENTRIES }));
 
 export async function watchedProfilesOf(
   ctx: ServerContext,
@@ -31,11 +32,8 @@ export async function watchedProfilesOf(
   const key = `${workspaceId} ${userId} ${scope.all ? '*' : (scope.teamId ?? '')}`;
   const cache = cacheOf(ctx);
   const hit = cache.get(key);
-  if (hit && hit.version === version) {
-    keepRecent(cache, key, hit, MAX_ENTRIES);
-    return hit.profiles;
-  }
+  if (hit && hit.version === version) return hit.profiles;
   const profiles = await watchedProfiles(db, workspaceId, userId, scope);
-  keepRecent(cache, key, { version, profiles }, MAX_ENTRIES);
+  cache.set(key, { version, profiles });
   return profiles;
 }

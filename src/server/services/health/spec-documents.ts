@@ -6,6 +6,7 @@
 import { parse } from 'yaml';
 import { specOperations, type SpecOperationRef } from '../../../domain/openapi-probes.js';
 import { specSchemas, type SpecSchemas } from '../../../runner/response-schemas.js';
+import { BoundedMap } from '../../cache/bounded-map.js';
 import type { PageRow } from '../../db/schema.js';
 
 export interface PublishedSpec {
@@ -21,7 +22,7 @@ export interface PublishedSpec {
 
 /** Versions kept parsed and compiled at once; a runner holding checks of more pages parses again. */
 const KEPT = 200;
-const cache = new Map<string, PublishedSpec>();
+const cache = new BoundedMap<string, PublishedSpec>({ maxWeight: KEPT });
 
 type SpecPage = Pick<PageRow, 'id' | 'section' | 'published_at' | 'published_content' | 'published_title' | 'title'>;
 
@@ -30,12 +31,7 @@ export function publishedSpec(page: SpecPage): PublishedSpec | null {
   if (page.section !== 'open-api-specs' || page.published_at === null || page.published_content === null) return null;
   const key = `${page.id}@${page.published_at}`;
   const kept = cache.get(key);
-  if (kept) {
-    // Most recently used last: the first entry is the one to drop.
-    cache.delete(key);
-    cache.set(key, kept);
-    return kept;
-  }
+  if (kept) return kept;
   let doc: unknown = null;
   try {
     doc = parse(page.published_content);
@@ -53,6 +49,5 @@ export function publishedSpec(page: SpecPage): PublishedSpec | null {
     schemas: () => (schemas ??= specSchemas(doc)),
   };
   cache.set(key, spec);
-  if (cache.size > KEPT) cache.delete(cache.keys().next().value!);
   return spec;
 }

@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Answer, FreshReads, TurnReads } from '../../cache/answer-cache.js';
+import { BoundedMap } from '../../cache/bounded-map.js';
 import { sideReaderOf } from '../../db/connect.js';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
@@ -104,7 +105,7 @@ export async function statusTargetOf(ctx: ServerContext, request: HostRequest, h
 const KNOWN_PAGES = 10_000;
 
 const knownPages = perContext(() => ({
-  pages: new Map<string, StatusPageProbe>(),
+  pages: new BoundedMap<string, StatusPageProbe>({ maxWeight: KNOWN_PAGES }),
   // Where the reads are not synchronous (PostgreSQL), requests that come in while one runs share the next; where
   // they are (SQLite), the requests of a turn of the event loop share one made at its end.
   workspaces: new FreshReads<WorkspaceProbe | undefined>(),
@@ -133,11 +134,8 @@ async function probeOf(
     }
   }
   const found = await probeStatusPage(db, by, values);
-  pages.delete(key);
-  if (found) {
-    pages.set(key, found);
-    if (pages.size > KNOWN_PAGES) pages.delete(pages.keys().next().value!);
-  }
+  if (found) pages.set(key, found);
+  else pages.expire(key);
   return found;
 }
 
@@ -152,7 +150,7 @@ interface KeptPage {
   answers: Map<string, Promise<Answer>>;
 }
 
-const keptPages = perContext(() => new Map<string, KeptPage>());
+const keptPages = perContext(() => new BoundedMap<string, KeptPage>({ maxWeight: KEPT_PAGES }));
 
 const keyOf = (pageId: string, basePath: string) => `${pageId}\u0000${basePath}`;
 
@@ -171,22 +169,14 @@ function targetOf(
   const pages = keptPages(ctx);
   const key = keyOf(probe.page_id, basePath);
   const held = pages.get(key);
-  if (held?.versions === versions) {
-    pages.delete(key);
-    pages.set(key, held);
-    return held.target;
-  }
+  if (held?.versions === versions) return held.target;
   const target = loadTarget(ctx, probe, basePath, versions);
   const kept: KeptPage = { versions, target, memo: held?.memo ?? newMemo(), answers: new Map() };
   pages.set(key, kept);
   const drop = () => {
-    if (pages.get(key) === kept) pages.delete(key);
+    if (pages.peek(key) === kept) pages.expire(key);
   };
   target.then((found) => found ?? drop(), drop);
-  for (const oldest of pages.keys()) {
-    if (pages.size <= KEPT_PAGES) break;
-    pages.delete(oldest);
-  }
   return target;
 }
 
@@ -207,7 +197,7 @@ async function loadTarget(
 
 /** The kept entry of the target's page at the target's versions, if it is still the one kept. */
 function keptOf(ctx: ServerContext, target: StatusTarget): KeptPage | undefined {
-  const held = keptPages(ctx).get(keyOf(target.page.id, target.basePath));
+  const held = keptPages(ctx).peek(keyOf(target.page.id, target.basePath));
   return held?.versions === target.versions ? held : undefined;
 }
 

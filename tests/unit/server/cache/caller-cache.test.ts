@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { UserRow, WorkspaceRow } from '../../../src/server/db/schema.js';
-import { CallerCache, clientCacheKey, type CachedCaller } from '../../../src/server/caller-cache.js';
+import type { UserRow, WorkspaceRow } from '../../../../src/server/db/schema.js';
+import { CallerCache, clientCacheKey, type CachedCaller } from '../../../../src/server/cache/caller-cache.js';
+import { parseScope } from '../../../../src/server/cache/scopes.js';
 
 const workspace = {
   id: 'w1',
@@ -36,7 +37,7 @@ describe('CallerCache', () => {
   it('keeps nothing read before a forget (the change may have come after the read)', () => {
     const cache = new CallerCache(60_000);
     const epoch = cache.epoch;
-    cache.forgetScope('session:other');
+    cache.forgetScope(parseScope('session:other'));
     cache.set('s1', callerOf('bob'), 0, epoch);
     expect(cache.get('s1', 0)).toBeUndefined();
     cache.set('s1', callerOf('bob'), 0, cache.epoch);
@@ -54,15 +55,15 @@ describe('CallerCache', () => {
     };
     const held = () => ['s1', 's2', 's3', clientCacheKey('c1'), 's4'].filter((key) => cache.get(key, 0));
     put();
-    cache.forgetScope('session:s1');
+    cache.forgetScope(parseScope('session:s1'));
     expect(held()).toEqual(['s2', 's3', clientCacheKey('c1'), 's4']);
-    cache.forgetScope('bob');
+    cache.forgetScope(parseScope('bob'));
     expect(held()).toEqual(['s3', clientCacheKey('c1'), 's4']);
-    cache.forgetScope('client:c1');
-    cache.forgetScope('services');
+    cache.forgetScope(parseScope('client:c1'));
+    cache.forgetScope(parseScope('services'));
     expect(held()).toEqual(['s3', 's4']);
     put();
-    cache.forgetScope('workspace:w1');
+    cache.forgetScope(parseScope('workspace:w1'));
     expect(held()).toEqual(['s4']);
   });
 

@@ -1,4 +1,6 @@
-import type { UserRow, WorkspaceRow } from './db/schema.js';
+import type { UserRow, WorkspaceRow } from '../db/schema.js';
+import { BoundedMap } from './bounded-map.js';
+import type { Scope } from './scopes.js';
 
 export interface CachedCaller {
   workspace: WorkspaceRow;
@@ -41,36 +43,37 @@ interface Entry {
  * process that change a caller (logout, password reset, role or profile change, deletion, workspace status, a
  * client's secret) forget the affected entries at once. Every such write, whichever process makes it, also logs
  * its scope in the workspace's catalogue changes (`session:{id}`, the user's id, `workspace:{id}`, `client:{id}`;
- * migrations 032 and 036), and the process that follows those changes (cache/catalogue-cache.ts) hands each to
- * {@link forgetScope}. An entry is given as it is for the TTL (BEACON_AUTH_CACHE_TTL_MS; 0 turns the cache off);
- * after it the request follows the workspace's changes first (a version read) and {@link renew}s what is still
- * held, where it used to read the caller again. So another process's change shows within the TTL, and at once on
- * the reads that follow the catalogue.
+ * migrations 032 and 036, spelled in scopes.ts), and the process that follows those changes
+ * (cache/catalogue-cache.ts) hands each to {@link forgetScope}. An entry is given as it is for the TTL
+ * (BEACON_AUTH_CACHE_TTL_MS; 0 turns the cache off); after it the request follows the workspace's changes first (a
+ * version read) and {@link renew}s what is still held, where it used to read the caller again. So another
+ * process's change shows within the TTL, and at once on the reads that follow the catalogue.
  *
- * An entry read while a change was being followed is not kept ({@link epoch}): the change may have come after
- * the read, and would not be followed again.
+ * An entry read while a change was being followed is not kept ({@link epoch}, the store's count of forgets): the
+ * change may have come after the read, and would not be followed again.
  */
 export class CallerCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: BoundedMap<string, Entry>;
   /** The keys of each user's entries. */
   private readonly byUser = new Map<string, Set<string>>();
-  private forgets = 0;
 
   constructor(
     private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-  ) {}
+    maxEntries = 10_000,
+  ) {
+    this.entries = new BoundedMap({ maxWeight: maxEntries, onDrop: (key, entry) => this.unindex(key, entry) });
+  }
 
   /** Moves on with every forget: an entry read before a forget and kept after it might have missed it. */
   get epoch(): number {
-    return this.forgets;
+    return this.entries.epoch;
   }
 
   get(key: string, now: number): HeldCaller | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.endsAt <= now) {
-      this.delete(key);
+      this.entries.expire(key);
       return undefined;
     }
     return { caller: entry.caller, fresh: entry.until > now };
@@ -78,10 +81,8 @@ export class CallerCache {
 
   /** Keeps `caller` under `key`, unless something was forgotten since `epoch` (read before the caller was). */
   set(key: string, caller: CachedCaller, now: number, epoch: number, endsAt = Infinity): void {
-    if (this.ttlMs <= 0 || epoch !== this.forgets) return;
-    this.delete(key);
-    if (this.entries.size >= this.maxEntries) this.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { caller, until: now + this.ttlMs, endsAt });
+    if (this.ttlMs <= 0) return;
+    if (!this.entries.keepUnlessForgotten(key, { caller, until: now + this.ttlMs, endsAt }, epoch)) return;
     const userId = caller.user.id;
     let keys = this.byUser.get(userId);
     if (!keys) this.byUser.set(userId, (keys = new Set()));
@@ -90,44 +91,45 @@ export class CallerCache {
 
   /** The entry under `key` stays as it is for another TTL (its workspace's changes were just followed). */
   renew(key: string, now: number): void {
-    const entry = this.entries.get(key);
+    const entry = this.entries.peek(key);
     if (entry) entry.until = now + this.ttlMs;
   }
 
   /** A scope a followed change touched (see the class's note): the entries it names are forgotten. */
-  forgetScope(scope: string): void {
-    if (scope.startsWith('session:')) this.forgetSession(scope.slice('session:'.length));
-    else if (scope.startsWith('client:')) this.forgetClient(scope.slice('client:'.length));
-    else if (scope.startsWith('workspace:')) this.forgetWorkspace(scope.slice('workspace:'.length));
-    // A row's id: a user's, or a service's or team's that names no entry.
-    else this.forgetUser(scope);
+  forgetScope(scope: Scope): void {
+    switch (scope.kind) {
+      case 'session':
+        return this.forgetSession(scope.sessionId);
+      case 'client':
+        return this.forgetClient(scope.clientId);
+      case 'workspace':
+        return this.forgetWorkspace(scope.workspaceId);
+      // A row's id: a user's, or a service's or team's that names no entry.
+      case 'row':
+        return this.forgetUser(scope.id);
+      default:
+        return;
+    }
   }
 
   forgetSession(sessionId: string): void {
-    this.forgets++;
-    this.delete(sessionId);
+    this.entries.forget(sessionId);
   }
 
   forgetUser(userId: string): void {
-    this.forgets++;
-    for (const key of this.byUser.get(userId) ?? []) this.delete(key);
+    this.entries.forgetKeys(this.byUser.get(userId) ?? []);
   }
 
   /** After a client's secret is replaced or the client deleted: its tokens stop working at once. */
   forgetClient(clientId: string): void {
-    this.forgets++;
-    this.delete(clientCacheKey(clientId));
+    this.entries.forget(clientCacheKey(clientId));
   }
 
   forgetWorkspace(workspaceId: string): void {
-    this.forgets++;
-    for (const [key, entry] of this.entries) if (entry.caller.workspace.id === workspaceId) this.delete(key);
+    this.entries.forgetWhere((entry) => entry.caller.workspace.id === workspaceId);
   }
 
-  private delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
+  private unindex(key: string, entry: Entry): void {
     const userId = entry.caller.user.id;
     const keys = this.byUser.get(userId);
     keys?.delete(key);
@@ -142,22 +144,23 @@ export type TokenSubject =
 
 /** Verified access tokens and what each stands for, until they expire (signature and expiry never change). */
 export class VerifiedTokens {
-  private readonly entries = new Map<string, { subject: TokenSubject; expiresAt: number }>();
+  private readonly entries: BoundedMap<string, { subject: TokenSubject; expiresAt: number }>;
 
-  constructor(private readonly maxEntries = 10_000) {}
+  constructor(maxEntries = 10_000) {
+    this.entries = new BoundedMap({ maxWeight: maxEntries });
+  }
 
   get(token: string, now: number): TokenSubject | undefined {
     const entry = this.entries.get(token);
     if (!entry) return undefined;
     if (entry.expiresAt <= now) {
-      this.entries.delete(token);
+      this.entries.expire(token);
       return undefined;
     }
     return entry.subject;
   }
 
   set(token: string, subject: TokenSubject, expiresAt: number): void {
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(token, { subject, expiresAt });
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScopedCache, type Change, type Scoped } from '../../../src/server/cache/scoped-cache.js';
+import { ScopedCache, type Change, type Scoped } from '../../../../src/server/cache/scoped-cache.js';
 
 /** A change log as the database keeps it (migration 032), read as the cache asks. */
 function log(changes: Change[] = []) {

@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { Answer, TurnReads } from '../../../src/server/cache/answer-cache.js';
-import { random } from '../../support/random.js';
+import { Answer, TurnReads } from '../../../../src/server/cache/answer-cache.js';
+import { random } from '../../../support/random.js';
 
 /** Text that compresses as a page of bars does: repeated markup with varying words in it. */
 function markup(bytes: number): Buffer {

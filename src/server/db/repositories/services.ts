@@ -493,6 +493,15 @@ export function listServiceNamesByIds(db: Db, workspaceId: string, ids: readonly
     .execute();
 }
 
+/** What the removal of a service tells and cleans up after (jobs/catalog-sync.ts, an orphan's): by id alone. */
+export function findServiceToRemove(db: Db, id: string) {
+  return db
+    .selectFrom('services')
+    .select(['id', 'name', 'handle', 'owner_team_id', 'icon_asset_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 export async function insertService(db: Db, row: Omit<ServicesTable, 'search_text' | 'starred_count'>): Promise<void> {
   await db.insertInto('services').values(row).execute();
 }

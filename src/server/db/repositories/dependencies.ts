@@ -73,7 +73,11 @@ export async function insertDependencies(db: Db, rows: readonly ServiceDependenc
 }
 
 /** Every dependency of these services, local, then remote. */
-export async function deleteAllDependenciesOf(db: Db, workspaceId: string, serviceIds: readonly string[]) {
+export async function deleteAllDependenciesOf(
+  db: Db,
+  workspaceId: string,
+  serviceIds: readonly string[],
+): Promise<void> {
   await db
     .deleteFrom('service_dependencies')
     .where('workspace_id', '=', workspaceId)

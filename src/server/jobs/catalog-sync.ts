@@ -5,7 +5,8 @@
  */
 import type { ServerContext } from '../context.js';
 import { deleteAsset } from '../db/repositories/assets.js';
-import { dueSources, expiredOrphans } from '../db/repositories/catalog.js';
+import { claimDueSource, deleteSourceEntity, dueSources, expiredOrphans } from '../db/repositories/catalog.js';
+import { deleteService, findServiceToRemove } from '../db/repositories/services.js';
 import { recordEvent } from '../services/events/record-event.js';
 import { countTeamChildren, deleteTeam } from '../db/repositories/teams.js';
 import type { Agent } from '../services/accounts/agents.js';
@@ -31,13 +32,8 @@ export async function syncDueSources(ctx: ServerContext, options: FetchOptions =
     try {
       // Claimed by moving its next sync on: another process reading the same due rows skips it, and a sync that
       // throws is tried again an interval later rather than every minute.
-      const claimed = await db
-        .updateTable('catalog_sources')
-        .set({ next_sync_at: ctx.now().getTime() + source.interval_minutes * 60_000 })
-        .where('id', '=', source.id)
-        .where('next_sync_at', '=', source.next_sync_at)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) continue;
+      const next = ctx.now().getTime() + source.interval_minutes * 60_000;
+      if (!(await claimDueSource(db, source.id, source.next_sync_at, next))) continue;
       await syncSource(ctx, source, CATALOG_SYNC_AGENT, options);
       synced += 1;
     } catch (error) {
@@ -59,22 +55,12 @@ export async function removeExpiredOrphans(ctx: ServerContext): Promise<number> 
   );
   for (const orphan of orphans) {
     await db.transaction().execute(async (trx) => {
-      const forget = () =>
-        trx
-          .deleteFrom('catalog_entities')
-          .where('source_id', '=', orphan.source_id)
-          .where('kind', '=', orphan.kind)
-          .where('handle', '=', orphan.handle)
-          .execute();
+      const forget = () => deleteSourceEntity(trx, orphan.source_id, orphan.kind, orphan.handle);
       if (orphan.entity_id === null) return forget();
       if (orphan.kind === 'service') {
-        const service = await trx
-          .selectFrom('services')
-          .select(['id', 'name', 'handle', 'owner_team_id', 'icon_asset_id'])
-          .where('id', '=', orphan.entity_id)
-          .executeTakeFirst();
+        const service = await findServiceToRemove(trx, orphan.entity_id);
         if (service) {
-          await trx.deleteFrom('services').where('id', '=', service.id).execute();
+          await deleteService(trx, orphan.workspace_id, service.id);
           await recordEvent(trx, {
             workspace_id: orphan.workspace_id,
             profile_type: 'team',

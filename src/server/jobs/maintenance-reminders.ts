@@ -6,6 +6,7 @@
  * closing update was.
  */
 import type { ServerContext } from '../context.js';
+import { listMaintenanceWindowsDue } from '../db/repositories/notices.js';
 import { queueNews, type NoticeNews } from '../services/status-pages/status-subscriptions.js';
 
 const MINUTE_MS = 60_000;
@@ -73,18 +74,7 @@ export function startMaintenanceReminders(
         iso(now + MAINTENANCE_NOTICE_AHEAD_MS + pollMs),
         iso(now + pollMs),
       ];
-      const windows = await db
-        .selectFrom('notices')
-        .select(['id', 'workspace_id', 'service_id', 'type', 'title', 'status', 'open', 'starts_at', 'ends_at'])
-        .where('type', '=', 'maintenance')
-        .where('open', '=', 1)
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('starts_at', '>=', from), eb('starts_at', '<=', soonTo)]),
-            eb.and([eb('ends_at', '>=', from), eb('ends_at', '<=', endTo)]),
-          ]),
-        )
-        .execute();
+      const windows = await listMaintenanceWindowsDue(db, { from, soonTo, endTo });
       let told = false;
       for (const window of windows) {
         for (const moment of dueMoments(window, now)) {

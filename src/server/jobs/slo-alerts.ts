@@ -16,6 +16,7 @@ import {
 import type { ServerContext } from '../context.js';
 import { recordEvent } from '../services/events/record-event.js';
 import { listHealthTransitions } from '../db/repositories/health.js';
+import { listSlosThatMayBurn, moveSloFiring } from '../db/repositories/slos.js';
 import { sloOf } from '../services/reliability/slo.js';
 import { agentColumns, type Agent } from '../services/accounts/agents.js';
 
@@ -31,34 +32,7 @@ export async function sweepSloAlerts(ctx: ServerContext): Promise<number> {
   const { db } = ctx.database;
   const now = ctx.now().getTime();
   const since = now - ALERT_SPAN_MS;
-  const rows = await db
-    .selectFrom('service_slos as slo')
-    .innerJoin('services as service', 'service.id', 'slo.service_id')
-    .select([
-      'slo.service_id',
-      'slo.workspace_id',
-      'slo.target_thousandths',
-      'slo.window_days',
-      'slo.fast_firing',
-      'slo.slow_firing',
-      'service.created_at',
-    ])
-    .where((eb) =>
-      eb.or([
-        eb('slo.fast_firing', '=', 1),
-        eb('slo.slow_firing', '=', 1),
-        eb('service.health', 'not in', ['good', 'maintenance']),
-        eb.exists(
-          eb
-            .selectFrom('health_transitions as t')
-            .select('t.at')
-            .whereRef('t.workspace_id', '=', 'slo.workspace_id')
-            .whereRef('t.service_id', '=', 'slo.service_id')
-            .where('t.at', '>', since),
-        ),
-      ]),
-    )
-    .execute();
+  const rows = await listSlosThatMayBurn(db, since);
   let announced = 0;
   for (const row of rows) {
     const slo = sloOf(row);
@@ -70,13 +44,8 @@ export async function sweepSloAlerts(ctx: ServerContext): Promise<number> {
       const was = row[flag] === 1;
       if (firing[alert.key] === was) continue;
       await db.transaction().execute(async (trx) => {
-        const moved = await trx
-          .updateTable('service_slos')
-          .set({ [flag]: firing[alert.key] ? 1 : 0 })
-          .where('service_id', '=', row.service_id)
-          .where(flag, '=', was ? 1 : 0)
-          .executeTakeFirst();
-        if (!firing[alert.key] || Number(moved.numUpdatedRows) === 0) return;
+        const moved = await moveSloFiring(trx, row.service_id, flag, was, firing[alert.key]);
+        if (!firing[alert.key] || !moved) return;
         const rate = burnRate(windowSeconds(log, BURN_WINDOWS[alert.long]), slo.target);
         await recordEvent(trx, {
           workspace_id: row.workspace_id,

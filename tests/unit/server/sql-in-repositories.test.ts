@@ -10,13 +10,6 @@ const SERVER = join(process.cwd(), 'src/server');
 /** Kysely's builders and raw SQL: what only src/server/db may write. */
 const QUERY_BUILDING =
   /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|\bsql`|\bsql<|\bsql\.(raw|ref|table|id|lit|join)\(/;
-/** Files whose queries are still to move; this list only shrinks. */
-const NOT_YET_MOVED = new Set([
-  'jobs/catalog-sync.ts',
-  'jobs/maintenance-reminders.ts',
-  'jobs/slo-alerts.ts',
-  'services/descriptors/apply.ts',
-]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -28,21 +21,27 @@ function sourceFiles(dir: string): string[] {
 
 describe('SQL lives in db/repositories', () => {
   it('no server file outside src/server/db builds a query', () => {
-    const building = sourceFiles(SERVER)
+    const files = sourceFiles(SERVER);
+    // The scan reads the server's files (the last four moved among them), so an empty answer means something.
+    expect(files).toEqual(
+      expect.arrayContaining(
+        [
+          'jobs/catalog-sync.ts',
+          'jobs/maintenance-reminders.ts',
+          'jobs/slo-alerts.ts',
+          'services/descriptors/apply.ts',
+        ].map((path) => join(SERVER, path)),
+      ),
+    );
+    const building = files
       .filter((path) => QUERY_BUILDING.test(readFileSync(path, 'utf8')))
-      .map((path) => relative(SERVER, path).split('\\').join('/'))
-      .filter((path) => !NOT_YET_MOVED.has(path));
+      .map((path) => relative(SERVER, path).split('\\').join('/'));
     expect(building).toEqual([]);
-  });
-
-  it('lists only files that still build a query (one moved leaves the list)', () => {
-    const clean = [...NOT_YET_MOVED].filter((path) => !QUERY_BUILDING.test(readFileSync(join(SERVER, path), 'utf8')));
-    expect(clean).toEqual([]);
   });
 
   it('the pattern sees a query', () => {
     expect(QUERY_BUILDING.test("await db.selectFrom('services').selectAll().execute();")).toBe(true);
     expect(QUERY_BUILDING.test('await sql`select 1`.execute(db);')).toBe(true);
-    expect(QUERY_BUILDING.test('await db.transaction().execute((trx) => insertEvent(trx, event));')).toBe(false);
+    expect(QUERY_BUILDING.test('await db.transaction().execute((trx) => insertEvents(trx, events));')).toBe(false);
   });
 });

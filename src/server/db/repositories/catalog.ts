@@ -318,6 +318,25 @@ export function dueSources(db: Db, now: number, limit: number): Promise<CatalogS
     .execute();
 }
 
+/**
+ * Claims a due source by moving its next sync on to `next`, only while it is still `was`; false when another
+ * process claimed it first.
+ */
+export async function claimDueSource(
+  db: Db,
+  id: string,
+  was: CatalogSourceRow['next_sync_at'],
+  next: number,
+): Promise<boolean> {
+  const claimed = await db
+    .updateTable('catalog_sources')
+    .set({ next_sync_at: next })
+    .where('id', '=', id)
+    .where('next_sync_at', '=', was)
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) !== 0;
+}
+
 /** How many entities each source describes, by state. */
 export async function countSourceEntities(db: Db, workspaceId: string) {
   return db
@@ -332,6 +351,21 @@ export async function countSourceEntities(db: Db, workspaceId: string) {
 
 export function listSourceEntities(db: Db, sourceId: string): Promise<CatalogEntityRow[]> {
   return db.selectFrom('catalog_entities').selectAll().where('source_id', '=', sourceId).execute();
+}
+
+/** Forgets what a source said of one entity (the orphan sweep, once the entity is gone or never was). */
+export async function deleteSourceEntity(
+  db: Db,
+  sourceId: string,
+  kind: CatalogEntityRow['kind'],
+  handle: string,
+): Promise<void> {
+  await db
+    .deleteFrom('catalog_entities')
+    .where('source_id', '=', sourceId)
+    .where('kind', '=', kind)
+    .where('handle', '=', handle)
+    .execute();
 }
 
 /** A source's entities as the last apply left them: what changed is deleted and written again. */

@@ -67,6 +67,29 @@ export async function insertDependency(db: Db, row: ServiceDependenciesTable): P
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
+/** Dependencies in one statement (a catalogue apply, after deleteAllDependenciesOf). */
+export async function insertDependencies(db: Db, rows: readonly ServiceDependenciesTable[]): Promise<void> {
+  await db.insertInto('service_dependencies').values(rows).execute();
+}
+
+/** Every dependency of these services, local, then remote. */
+export async function deleteAllDependenciesOf(
+  db: Db,
+  workspaceId: string,
+  serviceIds: readonly string[],
+): Promise<void> {
+  await db
+    .deleteFrom('service_dependencies')
+    .where('workspace_id', '=', workspaceId)
+    .where('service_id', 'in', serviceIds)
+    .execute();
+  await db
+    .deleteFrom('remote_dependencies')
+    .where('workspace_id', '=', workspaceId)
+    .where('service_id', 'in', serviceIds)
+    .execute();
+}
+
 export async function deleteDependency(
   db: Db,
   workspaceId: string,
@@ -350,6 +373,11 @@ export async function insertRemoteDependency(db: Db, row: RemoteDependenciesTabl
     .onConflict((oc) => oc.columns(['service_id', 'remote_domain', 'remote_handle']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/** Remote dependencies in one statement (a catalogue apply, after deleteAllDependenciesOf). */
+export async function insertRemoteDependencies(db: Db, rows: readonly RemoteDependenciesTable[]): Promise<void> {
+  await db.insertInto('remote_dependencies').values(rows).execute();
 }
 
 export async function deleteRemoteDependency(

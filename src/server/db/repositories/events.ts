@@ -51,14 +51,15 @@ export async function announce(db: Db, payload: string): Promise<void> {
   await sql`select pg_notify(${EVENTS_CHANNEL} || ':' || current_schema(), ${payload})`.execute(db);
 }
 
-/** Appends the event row in the caller's transaction and gives its id (services/events/record-event.ts tells who). */
-export async function insertEvent<T extends EventType>(db: Db, event: NewEvent<T>): Promise<string> {
-  const id = randomUUID();
-  await db
-    .insertInto('events')
-    .values({ ...event, id, data: JSON.stringify(event.data) })
-    .execute();
-  return id;
+/**
+ * Appends event rows in the caller's transaction, in one statement, and gives their ids; it tells no one. One row:
+ * recordEvent's (services/events/record-event.ts tells who); many: a catalogue import's "created" events.
+ */
+export async function insertEvents(db: Db, events: readonly NewEvent[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((event) => ({ ...event, id: randomUUID(), data: JSON.stringify(event.data) }));
+  await db.insertInto('events').values(rows).execute();
+  return rows.map((row) => row.id);
 }
 
 /** A notification of the event for each of these users, a statement per 1000 of them. */

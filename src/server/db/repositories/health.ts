@@ -284,6 +284,25 @@ export async function insertHealthCheck(db: Db, row: Insertable<HealthChecksTabl
   await db.insertInto('health_checks').values(row).execute();
 }
 
+/** Points the service's check of this name at `endpoint`; false when the service has no such check. */
+export async function retargetNamedCheck(
+  db: Db,
+  workspaceId: string,
+  serviceId: string,
+  name: string,
+  endpoint: string,
+  updatedAt: string,
+): Promise<boolean> {
+  const changed = await db
+    .updateTable('health_checks')
+    .set({ endpoint, updated_at: updatedAt })
+    .where('workspace_id', '=', workspaceId)
+    .where('service_id', '=', serviceId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return Number(changed.numUpdatedRows) !== 0;
+}
+
 export type HealthCheckPatch = Omit<
   Updateable<HealthChecksTable>,
   'id' | 'workspace_id' | 'service_id' | 'created_at' | 'failing' | 'lease_owner' | 'lease_until'

@@ -44,6 +44,26 @@ export function findNotice(db: Db, workspaceId: string, id: string): Promise<Not
     .executeTakeFirst();
 }
 
+/**
+ * Open maintenance windows, across workspaces, that start within [from, soonTo] or end within [from, endTo]
+ * (ISO times): what jobs/maintenance-reminders.ts may have to tell.
+ */
+export function listMaintenanceWindowsDue(db: Db, range: { from: string; soonTo: string; endTo: string }) {
+  const { from, soonTo, endTo } = range;
+  return db
+    .selectFrom('notices')
+    .select(['id', 'workspace_id', 'service_id', 'type', 'title', 'status', 'open', 'starts_at', 'ends_at'])
+    .where('type', '=', 'maintenance')
+    .where('open', '=', 1)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('starts_at', '>=', from), eb('starts_at', '<=', soonTo)]),
+        eb.and([eb('ends_at', '>=', from), eb('ends_at', '<=', endTo)]),
+      ]),
+    )
+    .execute();
+}
+
 /** The history of each notice, oldest first. */
 export async function listNoticeHistory(db: Db, noticeIds: string[]): Promise<Map<string, NoticeHistoryRow[]>> {
   const byNotice = new Map<string, NoticeHistoryRow[]>(noticeIds.map((id) => [id, []]));

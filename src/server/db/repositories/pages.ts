@@ -144,6 +144,31 @@ export async function insertRevision(
     .execute();
 }
 
+/**
+ * Writes a page's next revision and publishes it at once, whatever its lock (a catalogue file's spec replaces
+ * the page: services/descriptors/apply.ts); the caller keeps the revision with insertRevision.
+ */
+export async function writePublishedRevision(
+  db: Db,
+  pageId: string,
+  patch: Pick<
+    PageRow,
+    | 'title'
+    | 'content'
+    | 'updated_at'
+    | 'updated_by'
+    | 'published_title'
+    | 'published_content'
+    | 'published_at'
+    | 'published_updated_at'
+    | 'published_by'
+    | 'lock'
+    | 'revisions'
+  >,
+): Promise<void> {
+  await db.updateTable('pages').set(patch).where('id', '=', pageId).execute();
+}
+
 export async function setPublished(
   db: Db,
   pageId: string,

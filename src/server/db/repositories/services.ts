@@ -493,7 +493,24 @@ export function listServiceNamesByIds(db: Db, workspaceId: string, ids: readonly
     .execute();
 }
 
-export async function insertService(db: Db, row: Omit<ServicesTable, 'search_text' | 'starred_count'>): Promise<void> {
+/** What the removal of a service tells and cleans up after (jobs/catalog-sync.ts, an orphan's): by id alone. */
+export function findServiceToRemove(db: Db, id: string) {
+  return db
+    .selectFrom('services')
+    .select(['id', 'name', 'handle', 'owner_team_id', 'icon_asset_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Every service of the workspace: its id by handle. */
+export function listServiceHandles(db: Db, workspaceId: string) {
+  return db.selectFrom('services').select(['id', 'handle']).where('workspace_id', '=', workspaceId).execute();
+}
+
+type NewService = Omit<ServicesTable, 'search_text' | 'starred_count'>;
+
+/** One service, or a run of them in one statement (a catalogue import). */
+export async function insertService(db: Db, row: NewService | readonly NewService[]): Promise<void> {
   await db.insertInto('services').values(row).execute();
 }
 
@@ -504,7 +521,13 @@ export type ServicePatch = Partial<
   >
 > & { updated_at: string };
 
-export async function updateService(db: Db, workspaceId: string, id: string, patch: ServicePatch): Promise<void> {
+/** The patch may rename the service too: a catalogue file can (services/descriptors/apply.ts), the API cannot. */
+export async function updateService(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  patch: ServicePatch & { handle?: string },
+): Promise<void> {
   await db.updateTable('services').set(patch).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }
 

@@ -138,10 +138,19 @@ export function listTeamIdsByHandles(db: Db, workspaceId: string, handles: reado
     .execute();
 }
 
-export async function insertTeam(
-  db: Db,
-  row: Omit<TeamRow, 'default_visibility' | 'members_create_services'>,
-): Promise<void> {
+/** Every team of the workspace: its id by handle, and the visibility a new service of it gets. */
+export function listTeamKeys(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('teams')
+    .select(['id', 'handle', 'default_visibility'])
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+}
+
+type NewTeam = Omit<TeamRow, 'default_visibility' | 'members_create_services'>;
+
+/** One team, or a run of them in one statement (a catalogue import). */
+export async function insertTeam(db: Db, row: NewTeam | readonly NewTeam[]): Promise<void> {
   await db.insertInto('teams').values(row).execute();
 }
 
@@ -150,7 +159,17 @@ export async function updateTeam(
   workspaceId: string,
   id: string,
   patch: Partial<
-    Pick<TeamRow, 'name' | 'description' | 'icon_asset_id' | 'default_visibility' | 'members_create_services'>
+    Pick<
+      TeamRow,
+      // The handle and the parent: what a catalogue file may change too (services/descriptors/apply.ts).
+      | 'handle'
+      | 'name'
+      | 'description'
+      | 'icon_asset_id'
+      | 'parent_id'
+      | 'default_visibility'
+      | 'members_create_services'
+    >
   >,
 ): Promise<void> {
   await db.updateTable('teams').set(patch).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
@@ -250,6 +269,34 @@ export async function listMembers(
       .executeTakeFirstOrThrow()
       .then((r) => r.n),
   );
+}
+
+/** Memberships in one statement; one that is there already is left as it is. */
+export async function insertMembersIfMissing(
+  db: Db,
+  rows: ReadonlyArray<{ workspace_id: string; team_id: string; user_id: string; role: TeamRole; created_at: string }>,
+): Promise<void> {
+  await db
+    .insertInto('team_members')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .execute();
+}
+
+/** Removes these users from the team where they are plain members (an admin stays). */
+export async function deletePlainMembers(
+  db: Db,
+  workspaceId: string,
+  teamId: string,
+  userIds: readonly string[],
+): Promise<void> {
+  await db
+    .deleteFrom('team_members')
+    .where('workspace_id', '=', workspaceId)
+    .where('team_id', '=', teamId)
+    .where('role', '=', 'member')
+    .where('user_id', 'in', userIds)
+    .execute();
 }
 
 export function findMember(

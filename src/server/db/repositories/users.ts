@@ -38,6 +38,16 @@ export async function findUserByIdOrHandle(
   );
 }
 
+/** The workspace's users of these handles (those that exist): id, handle and name. */
+export function listUsersByHandles(db: Db, workspaceId: string, handles: readonly string[]) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'handle', 'name'])
+    .where('workspace_id', '=', workspaceId)
+    .where('handle', 'in', handles)
+    .execute();
+}
+
 export function findUserByEmail(db: Db, workspaceId: string, email: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')

@@ -16,11 +16,26 @@ import type { Visibility } from '../../../domain/catalogue.js';
 import { isoNow, type ServerContext } from '../../context.js';
 import { replaceSourceEntities, listSourceEntities } from '../../db/repositories/catalog.js';
 import { chunks } from '../../db/repositories/chunks.js';
-import { recordEvent } from '../events/record-event.js';
-import { insertHealthCheck } from '../../db/repositories/health.js';
-import { findServicePage, insertPage, insertRevision } from '../../db/repositories/pages.js';
+import {
+  deleteAllDependenciesOf,
+  insertDependencies,
+  insertRemoteDependencies,
+} from '../../db/repositories/dependencies.js';
+import { insertEvents } from '../../db/repositories/events.js';
+import { recordEvent, type NewEvent } from '../events/record-event.js';
+import { insertHealthCheck, retargetNamedCheck } from '../../db/repositories/health.js';
+import { findServicePage, insertPage, insertRevision, writePublishedRevision } from '../../db/repositories/pages.js';
+import { insertService, listServiceHandles, updateService } from '../../db/repositories/services.js';
 import { insertServiceChannel, updateServiceChannel } from '../../db/repositories/slack.js';
 import { upsertSlo } from '../../db/repositories/slos.js';
+import {
+  deletePlainMembers,
+  insertMembersIfMissing,
+  insertTeam,
+  listTeamKeys,
+  updateTeam,
+} from '../../db/repositories/teams.js';
+import { listUsersByHandles } from '../../db/repositories/users.js';
 import type { CatalogEntityRow, CatalogSourceRow } from '../../db/schema.js';
 import type { Db } from '../../db/repositories/workspaces.js';
 import type { Agent } from '../accounts/agents.js';
@@ -36,14 +51,7 @@ interface Ids {
 }
 
 async function idsOf(trx: Db, workspaceId: string): Promise<Ids> {
-  const [teams, services] = await Promise.all([
-    trx
-      .selectFrom('teams')
-      .select(['id', 'handle', 'default_visibility'])
-      .where('workspace_id', '=', workspaceId)
-      .execute(),
-    trx.selectFrom('services').select(['id', 'handle']).where('workspace_id', '=', workspaceId).execute(),
-  ]);
+  const [teams, services] = await Promise.all([listTeamKeys(trx, workspaceId), listServiceHandles(trx, workspaceId)]);
   return {
     teams: new Map(teams.map((t) => [t.handle, { id: t.id, default_visibility: t.default_visibility }])),
     services: new Map(services.map((s) => [s.handle, s.id])),
@@ -75,24 +83,22 @@ export async function writePlan(
   // Teams: created without parents first, so a parent may be one the same plan creates.
   const createdTeams = teamWrites.filter((w) => w.action === 'create').map((w) => ({ ...w, id: randomUUID() }));
   for (const batch of chunks(createdTeams, BATCH)) {
-    await trx
-      .insertInto('teams')
-      .values(
-        batch.map((w) => ({
-          id: w.id,
-          workspace_id: workspaceId,
-          handle: w.handle,
-          name: w.name,
-          description: w.description,
-          icon_asset_id: null,
-          parent_id: null,
-          created_at: now,
-        })),
-      )
-      .execute();
-    await insertEvents(
+    await insertTeam(
       trx,
-      batch.map((w) => ({ ...event, profile_type: 'team', profile_id: w.id, type: 'team.created' })),
+      batch.map((w) => ({
+        id: w.id,
+        workspace_id: workspaceId,
+        handle: w.handle,
+        name: w.name,
+        description: w.description,
+        icon_asset_id: null,
+        parent_id: null,
+        created_at: now,
+      })),
+    );
+    await insertCreatedEvents(
+      trx,
+      batch.map((w) => ({ ...event, profile_type: 'team', profile_id: w.id, type: 'team.created', data: {} })),
     );
   }
   let ids = await idsOf(trx, workspaceId);
@@ -103,7 +109,7 @@ export async function writePlan(
       parent_id: teamId(w.parent),
     };
     if (w.action === 'create' && patch.parent_id === null) continue;
-    await trx.updateTable('teams').set(patch).where('workspace_id', '=', workspaceId).where('id', '=', w.id!).execute();
+    await updateTeam(trx, workspaceId, w.id!, patch);
   }
   if (teamWrites.some((w) => w.action === 'update' && w.handle !== undefined)) ids = await idsOf(trx, workspaceId);
   const users = await writeMembers(trx, workspaceId, teamWrites, ids, agent, now);
@@ -111,32 +117,30 @@ export async function writePlan(
   // Services.
   const createdServices = serviceWrites.filter((w) => w.action === 'create').map((w) => ({ ...w, id: randomUUID() }));
   for (const batch of chunks(createdServices, BATCH)) {
-    await trx
-      .insertInto('services')
-      .values(
-        batch.map((w) => {
-          const owner = ids.teams.get(w.owner)!;
-          return {
-            id: w.id,
-            workspace_id: workspaceId,
-            handle: w.handle,
-            name: w.name,
-            description: w.description,
-            icon_asset_id: null,
-            owner_team_id: owner.id,
-            visibility: w.visibility ?? owner.default_visibility,
-            stage: w.stage,
-            health: 'good' as const,
-            links: JSON.stringify(w.links),
-            created_at: now,
-            updated_at: now,
-          };
-        }),
-      )
-      .execute();
-    await insertEvents(
+    await insertService(
       trx,
-      batch.map((w) => ({ ...event, profile_type: 'service', profile_id: w.id, type: 'service.created' })),
+      batch.map((w) => {
+        const owner = ids.teams.get(w.owner)!;
+        return {
+          id: w.id,
+          workspace_id: workspaceId,
+          handle: w.handle,
+          name: w.name,
+          description: w.description,
+          icon_asset_id: null,
+          owner_team_id: owner.id,
+          visibility: w.visibility ?? owner.default_visibility,
+          stage: w.stage,
+          health: 'good' as const,
+          links: JSON.stringify(w.links),
+          created_at: now,
+          updated_at: now,
+        };
+      }),
+    );
+    await insertCreatedEvents(
+      trx,
+      batch.map((w) => ({ ...event, profile_type: 'service', profile_id: w.id, type: 'service.created', data: {} })),
     );
   }
   for (const w of createdServices) ids.services.set(w.handle, w.id);
@@ -145,21 +149,16 @@ export async function writePlan(
   for (const w of updatedServices) {
     const fields = (changes.get(`service:${w.handle}`)?.diff ?? []).map((d) => d.field);
     const owner = ids.teams.get(w.owner)!;
-    await trx
-      .updateTable('services')
-      .set({
-        handle: w.handle,
-        name: w.name,
-        description: w.description,
-        owner_team_id: owner.id,
-        stage: w.stage,
-        ...(w.visibility ? { visibility: w.visibility } : {}),
-        links: JSON.stringify(w.links),
-        updated_at: now,
-      })
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', w.id!)
-      .execute();
+    await updateService(trx, workspaceId, w.id!, {
+      handle: w.handle,
+      name: w.name,
+      description: w.description,
+      owner_team_id: owner.id,
+      stage: w.stage,
+      ...(w.visibility ? { visibility: w.visibility } : {}),
+      links: JSON.stringify(w.links),
+      updated_at: now,
+    });
     const base = { ...event, profile_type: 'service' as const, profile_id: w.id! };
     const rest = fields.filter((f) => f !== 'owner' && f !== 'depends_on');
     if (fields.includes('owner')) {
@@ -200,14 +199,15 @@ async function writeAnnotatedSettings(
   let checksChanged = false;
   for (const { write, serviceId, fields } of services) {
     if (fields.has('health_check_url') && write.healthCheckUrl !== null) {
-      const changed = await trx
-        .updateTable('health_checks')
-        .set({ endpoint: write.healthCheckUrl, updated_at: now })
-        .where('workspace_id', '=', workspaceId)
-        .where('service_id', '=', serviceId)
-        .where('name', '=', CATALOG_CHECK_NAME)
-        .executeTakeFirst();
-      if (Number(changed.numUpdatedRows) === 0) {
+      const changed = await retargetNamedCheck(
+        trx,
+        workspaceId,
+        serviceId,
+        CATALOG_CHECK_NAME,
+        write.healthCheckUrl,
+        now,
+      );
+      if (!changed) {
         const input = healthCheckCreate.parse({ name: CATALOG_CHECK_NAME, endpoint: write.healthCheckUrl });
         await insertHealthCheck(trx, newCheckRow(ctx, workspaceId, serviceId, input));
       }
@@ -270,11 +270,12 @@ async function writeSpecPages(
     let pageId: string;
     if (page) {
       pageId = page.id;
-      await trx
-        .updateTable('pages')
-        .set({ ...change, ...published, lock: page.lock + 1, revisions: page.revisions + 1 })
-        .where('id', '=', page.id)
-        .execute();
+      await writePublishedRevision(trx, page.id, {
+        ...change,
+        ...published,
+        lock: page.lock + 1,
+        revisions: page.revisions + 1,
+      });
       await insertRevision(trx, page.id, page.revisions + 1, change);
     } else {
       pageId = randomUUID();
@@ -297,23 +298,10 @@ async function writeSpecPages(
   }
 }
 
-type EventRow = {
-  workspace_id: string;
-  profile_type: 'service' | 'team';
-  profile_id: string;
-  type: string;
-  actor_id: string | null;
-  agent_name: string;
-  created_at: string;
-};
-
 /** "Created" events of entities nobody can watch yet: inserted in bulk, with no one to notify. */
-async function insertEvents(trx: Db, rows: EventRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await trx
-    .insertInto('events')
-    .values(rows.map((row) => ({ ...row, id: randomUUID(), data: '{}' })))
-    .execute();
+async function insertCreatedEvents(trx: Db, events: NewEvent<'team.created' | 'service.created'>[]): Promise<void> {
+  // Not recordEvent: it would notify the owner team of each imported service (and announce), which an import never did.
+  await insertEvents(trx, events);
 }
 
 /**
@@ -333,13 +321,7 @@ async function writeMembers(
   const users = new Map<string, string>();
   const names = new Map<string, string>();
   for (const batch of chunks(handles, BATCH)) {
-    const rows = await trx
-      .selectFrom('users')
-      .select(['id', 'handle', 'name'])
-      .where('workspace_id', '=', workspaceId)
-      .where('handle', 'in', batch)
-      .execute();
-    for (const row of rows) {
+    for (const row of await listUsersByHandles(trx, workspaceId, batch)) {
       users.set(row.handle, row.id);
       names.set(row.id, row.name);
     }
@@ -353,25 +335,13 @@ async function writeMembers(
         : [];
     }),
   );
-  for (const batch of chunks(rows, BATCH)) {
-    await trx
-      .insertInto('team_members')
-      .values(batch)
-      .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
-      .execute();
-  }
+  for (const batch of chunks(rows, BATCH)) await insertMembersIfMissing(trx, batch);
   const removed: string[] = [];
   for (const team of teams) {
     const teamId = ids.teams.get(team.handle)?.id;
     const userIds = team.removeMembers.flatMap((handle) => users.get(handle) ?? []);
     if (!teamId || userIds.length === 0) continue;
-    await trx
-      .deleteFrom('team_members')
-      .where('workspace_id', '=', workspaceId)
-      .where('team_id', '=', teamId)
-      .where('role', '=', 'member')
-      .where('user_id', 'in', userIds)
-      .execute();
+    await deletePlainMembers(trx, workspaceId, teamId, userIds);
     for (const userId of userIds) {
       await recordEvent(trx, {
         workspace_id: workspaceId,
@@ -397,18 +367,7 @@ async function writeDependencies(
   now: string,
 ): Promise<void> {
   const serviceIds = services.map((s) => ids.services.get(s.handle)!);
-  for (const batch of chunks(serviceIds, BATCH)) {
-    await trx
-      .deleteFrom('service_dependencies')
-      .where('workspace_id', '=', workspaceId)
-      .where('service_id', 'in', batch)
-      .execute();
-    await trx
-      .deleteFrom('remote_dependencies')
-      .where('workspace_id', '=', workspaceId)
-      .where('service_id', 'in', batch)
-      .execute();
-  }
+  for (const batch of chunks(serviceIds, BATCH)) await deleteAllDependenciesOf(trx, workspaceId, batch);
   const local = services.flatMap((s) =>
     s.dependsOn
       .filter((ref) => !ref.includes('/'))
@@ -441,8 +400,8 @@ async function writeDependencies(
         };
       }),
   );
-  for (const batch of chunks(local, BATCH)) await trx.insertInto('service_dependencies').values(batch).execute();
-  for (const batch of chunks(remote, BATCH)) await trx.insertInto('remote_dependencies').values(batch).execute();
+  for (const batch of chunks(local, BATCH)) await insertDependencies(trx, batch);
+  for (const batch of chunks(remote, BATCH)) await insertRemoteDependencies(trx, batch);
 }
 
 /**

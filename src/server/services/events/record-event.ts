@@ -2,7 +2,7 @@ import type { EventType } from '../../../domain/events.js';
 import {
   announce,
   eventAudience,
-  insertEvent,
+  insertEvents,
   insertNotifications,
   type NewEvent,
 } from '../../db/repositories/events.js';
@@ -17,7 +17,7 @@ export type { NewEvent } from '../../db/repositories/events.js';
  * (sent on commit), for the live streams and the chat outbox.
  */
 export async function recordEvent<T extends EventType>(db: Db, event: NewEvent<T>): Promise<string> {
-  const id = await insertEvent(db, event);
+  const [id] = (await insertEvents(db, [event])) as [string];
   const recipients = await eventAudience(db, event);
   await insertNotifications(db, id, event, recipients);
   if (recipients.length > 0) await announce(db, `e ${id}`);

@@ -16,7 +16,12 @@ import {
 } from '../../db/repositories/sessions.js';
 import { findUserByEmail, updateUser } from '../../db/repositories/users.js';
 import type { ClientRow, UserRow, WorkspaceRow } from '../../db/schema.js';
-import { clientCacheKey, type CachedCaller, type ClientPrincipal, type TokenSubject } from '../../cache/caller-cache.js';
+import {
+  clientCacheKey,
+  type CachedCaller,
+  type ClientPrincipal,
+  type TokenSubject,
+} from '../../cache/caller-cache.js';
 import { followCatalogueChanges } from '../../cache/catalogue-cache.js';
 import { decoyPasswordHash, randomToken, sha256, verifyPassword } from '../../crypto/secrets.js';
 

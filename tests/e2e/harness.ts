@@ -303,6 +303,7 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  * results cost a second or two per screen for the same findings.
  */
 export async function axeViolations(page: Page, include?: string): Promise<AxeResults['violations']> {
+  await transitionsEnded(page);
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(
     (context) =>
@@ -310,6 +311,22 @@ export async function axeViolations(page: Page, include?: string): Promise<AxeRe
         .run(context ? { include: [context] } : document, { resultTypes: ['violations'] })
         .then((results) => results.violations),
     include ?? null,
+  );
+}
+
+/**
+ * Waits for the page's running transitions and finite animations to end: axe reads colours as they are painted, and
+ * a dropdown fading out or a button taking its highlight is half its colours meanwhile. A looping animation (a
+ * spinner) never ends and is not waited for.
+ */
+async function transitionsEnded(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
   );
 }
 

@@ -111,15 +111,20 @@ function applied(outcome: MigrationResultSet): string[] {
 }
 
 /**
- * Kysely finds its bookkeeping tables by listing the tables of every schema it may use; a schema another
- * connection drops meanwhile (another install, a parallel test run) makes that listing fail with "schema … does
- * not exist" (3F000) though ours is whole. Migrating is idempotent under Kysely's lock, so it is tried again.
+ * Kysely finds its bookkeeping tables by listing the tables and columns of every schema it may use; a schema
+ * another connection drops or migrates meanwhile (another install, a parallel test run) makes that listing fail
+ * with "schema … does not exist" (3F000), or "column … of relation … does not exist" (42703) and "relation …
+ * does not exist" (42P01) for a table being changed there, though ours is whole. Migrating is idempotent under
+ * Kysely's lock, so it is tried again.
  */
+const OTHER_SCHEMA_RACES = new Set(['3F000', '42703', '42P01']);
+
 async function withoutDroppedSchemaRace(handle: DatabaseHandle, run: () => Promise<MigrationResultSet>) {
   for (let attempt = 1; ; attempt++) {
     const outcome = await run();
     const code = (outcome.error as { code?: unknown } | undefined)?.code;
-    if (handle.engine !== 'postgres' || code !== '3F000' || attempt === 3) return applied(outcome);
+    const race = typeof code === 'string' && OTHER_SCHEMA_RACES.has(code);
+    if (handle.engine !== 'postgres' || !race || attempt === 3) return applied(outcome);
   }
 }
 

@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * `npm test` runs every suite: unit tests once, API tests on the embedded SQLite and again on PostgreSQL
  * (BEACON_TEST_DATABASE_URL, default the local server), each test file in its own fresh database or schema, then
- * the browser tests, one at a time (beside the API tests on two cores, their timings and timeouts do not hold).
+ * the browser tests, two files at a time, each with its own server and browser (they wait on the browser more
+ * than they work: one at a time left a core idle; beside the API tests their timings do not hold).
  *
  * Two workers: vitest's default on a 2-core machine is one (cores - 1), which left a core idle. The API files
  * share one module graph per worker (`isolate: false`): they import the whole server, which took a fifth of
@@ -37,12 +38,10 @@ export default defineConfig({
       },
       {
         extends: true,
-        // One server and one browser at a time: the machines have two cores.
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          fileParallelism: false,
-          maxWorkers: 1,
+          maxWorkers: 2,
           testTimeout: 60000,
           hookTimeout: 60000,
         },

@@ -6,7 +6,6 @@ import { openDatabase, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { getOrCreateSetting } from './db/repositories/settings.js';
 import { createMailer, outboxDirOf } from './integrations/smtp.js';
-import { CallerCache, VerifiedTokens } from './cache/caller-cache.js';
 import { LiveEvents } from './services/feeds/live-events.js';
 import { loadSamlSigning } from './crypto/saml-signing.js';
 import { loadSecretBox } from './crypto/secret-box.js';
@@ -74,8 +73,6 @@ export async function createContext(
       false,
       ['sign', 'verify'],
     ),
-    callers: new CallerCache(config.authCacheTtlMs),
-    tokens: new VerifiedTokens(),
     now: () => new Date(),
   };
 }

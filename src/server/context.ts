@@ -3,7 +3,6 @@ import type { Notification } from '../contract/feeds.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connect.js';
 import type { Mailer } from './integrations/smtp.js';
-import type { CallerCache, VerifiedTokens } from './cache/caller-cache.js';
 import type { SamlSigning } from './crypto/saml-signing.js';
 import type { SecretBox } from './crypto/secret-box.js';
 
@@ -15,14 +14,12 @@ export interface ServerContext {
   logger: Logger;
   /** The HS256 key for access tokens, imported once: jose would import raw bytes again on every verification. */
   jwtKey: CryptoKey;
-  callers: CallerCache;
   /** Seals and opens secrets from vendors (docs/decisions.md#integrations). */
   secretBox: SecretBox;
   /** The SAML service provider's signing key and certificate (crypto/saml-signing.ts). */
   samlSigning: () => Promise<SamlSigning>;
   /** Open event streams and what reaches them (docs/decisions.md#feeds). */
   live: LiveEventsHub;
-  tokens: VerifiedTokens;
   now(): Date;
   /** Set while this process runs the shared runner: reloads the checks at once after an API change. */
   refreshChecks?: () => void;

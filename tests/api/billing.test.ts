@@ -1,3 +1,4 @@
+import { callersOf } from '../../src/server/cache/caller-cache.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingAccount, Invoice, PaymentMethod, SubscriptionInformation } from '../../src/contract/billing.js';
@@ -345,7 +346,7 @@ describe('billing', () => {
       .set({ status: 'active' })
       .where('domain', '=', 'payco')
       .execute();
-    server.ctx.callers.forgetWorkspace(await workspaceIdOf(server, 'payco'));
+    callersOf(server.ctx).forgetWorkspace(await workspaceIdOf(server, 'payco'));
     await stripe.redeliver(unpaidEvent.id);
     expect(stripe.deliveries.filter((delivery) => delivery.event.id === unpaidEvent.id).map((d) => d.status)).toEqual([
       200, 200,

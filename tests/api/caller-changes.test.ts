@@ -5,6 +5,7 @@
  * the write; before that, any read that follows the catalogue forgets the callers the write changed. A caller
  * nothing changed is kept, not read again.
  */
+import { callersOf } from '../../src/server/cache/caller-cache.js';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -45,7 +46,7 @@ describe('held callers follow the changes another process makes', () => {
   it('keeps a caller nothing changed past its time, without reading it again', async () => {
     expect(await status(cast.teamMember)).toBe(200);
     const key = sessionOf(cast.teamMember);
-    const held = server.ctx.callers.get(key, Date.now());
+    const held = callersOf(server.ctx).get(key, Date.now());
     expect(held?.fresh).toBe(true);
     // A change of another user leaves it as it is.
     await writeElsewhere(server.database, [
@@ -53,7 +54,7 @@ describe('held callers follow the changes another process makes', () => {
     ]);
     const at = later();
     expect(await status(cast.teamMember, at)).toBe(200);
-    const renewed = server.ctx.callers.get(key, at);
+    const renewed = callersOf(server.ctx).get(key, at);
     expect(renewed?.caller).toBe(held!.caller);
     expect(renewed?.fresh).toBe(true);
   });
@@ -98,7 +99,7 @@ describe('held callers follow the changes another process makes', () => {
     ]);
     // The owner's catalogue read follows the change: the ended session is forgotten with it.
     expect(await status(cast.owner)).toBe(200);
-    expect(server.ctx.callers.get(sessionOf(alice), Date.now())).toBeUndefined();
+    expect(callersOf(server.ctx).get(sessionOf(alice), Date.now())).toBeUndefined();
     expect(await status(alice)).toBe(401);
   });
 

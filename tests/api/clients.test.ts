@@ -1,3 +1,4 @@
+import { callersOf } from '../../src/server/cache/caller-cache.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/contract/clients.js';
 import { disableUngrantedClients } from '../../src/server/db/migrations/037-client-grants.js';
@@ -359,7 +360,7 @@ describe('workspace-wide scopes (a client never holds more than who made it may 
     const granted = json<Client>(await call(ada, 'POST', '/api/teams/ops/clients', { ...catalog, name: 'Granted CI' }));
     const legacyToken = json<{ access_token: string }>(await tokenFor(legacy)).access_token;
     await disableUngrantedClients(db as never, new Date().toISOString());
-    server.ctx.callers.forgetClient(legacy.id);
+    callersOf(server.ctx).forgetClient(legacy.id);
 
     const refused = await tokenFor(legacy);
     expect(refused.statusCode).toBe(401);

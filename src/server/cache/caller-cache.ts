@@ -1,4 +1,5 @@
 import type { UserRow, WorkspaceRow } from '../db/schema.js';
+import { perContext } from '../per-context.js';
 import { BoundedMap } from './bounded-map.js';
 import type { Scope } from './scopes.js';
 
@@ -164,3 +165,9 @@ export class VerifiedTokens {
     this.entries.set(token, { subject, expiresAt });
   }
 }
+
+/** This process's callers, kept beside the context so the context need not know the cache room (one-way imports). */
+export const callersOf = perContext((ctx) => new CallerCache(ctx.config.authCacheTtlMs));
+
+/** This process's verified access tokens, kept beside the context as {@link callersOf} is. */
+export const verifiedTokensOf = perContext(() => new VerifiedTokens());

@@ -35,6 +35,7 @@ import { parseScope, scopeOf, type ListName } from './scopes.js';
 import type { CachedCaller as Caller } from './caller-cache.js';
 import { sharedAnswer, type SharedAnswer } from './shared-answers.js';
 import { forgetViewer, forgetViewers, viewerOf } from './viewer.js';
+import { callersOf } from './caller-cache.js';
 
 /** One answer cache per set of versions its answers depend on (every request of those reads the same set). */
 const cachesOf = perContext(() => new Map<string, { answers: AnswerCache; versions: FreshReads<string> }>());
@@ -110,11 +111,11 @@ export const catalogueAnswersOf = perContext((ctx) => ({
     changed: (logged) => {
       const scope = parseScope(logged);
       if (scope.kind === 'member') forgetViewer(ctx, scope.userId);
-      ctx.callers.forgetScope(scope);
+      callersOf(ctx).forgetScope(scope);
     },
     reset: (workspaceId) => {
       forgetViewers(ctx);
-      ctx.callers.forgetWorkspace(workspaceId);
+      callersOf(ctx).forgetWorkspace(workspaceId);
     },
   }),
   versions: new FreshReads<string>(),

@@ -17,10 +17,12 @@ import {
 import { findUserByEmail, updateUser } from '../../db/repositories/users.js';
 import type { ClientRow, UserRow, WorkspaceRow } from '../../db/schema.js';
 import {
+  callersOf,
   clientCacheKey,
   type CachedCaller,
   type ClientPrincipal,
   type TokenSubject,
+  verifiedTokensOf,
 } from '../../cache/caller-cache.js';
 import { followCatalogueChanges } from '../../cache/catalogue-cache.js';
 import { decoyPasswordHash, randomToken, sha256, verifyPassword } from '../../crypto/secrets.js';
@@ -104,7 +106,7 @@ export async function logout(ctx: ServerContext, sessionToken: string | undefine
   const session = await findLiveSessionByTokenHash(ctx.database.db, sha256(sessionToken), isoNow(ctx));
   if (session) {
     await revokeSession(ctx.database.db, session.id, isoNow(ctx));
-    ctx.callers.forgetSession(session.id);
+    callersOf(ctx).forgetSession(session.id);
   }
 }
 
@@ -151,7 +153,7 @@ async function subjectOfToken(ctx: ServerContext, authorization: string | undefi
   if (!match) throw unauthorized('Missing bearer token');
   const token = match[1]!;
   const now = ctx.now();
-  const known = ctx.tokens.get(token, now.getTime());
+  const known = verifiedTokensOf(ctx).get(token, now.getTime());
   if (known) return known;
   try {
     const { payload } = await jwtVerify<{ sid?: unknown; cid?: unknown; ver?: unknown; scope?: unknown }>(
@@ -165,7 +167,7 @@ async function subjectOfToken(ctx: ServerContext, authorization: string | undefi
     else if (typeof payload.cid === 'string' && typeof payload.ver === 'number' && typeof payload.scope === 'string')
       subject = { kind: 'client', clientId: payload.cid, secretVersion: payload.ver, scopes: payload.scope.split(' ') };
     else throw unauthorized('Invalid token');
-    ctx.tokens.set(token, subject, payload.exp * 1000);
+    verifiedTokensOf(ctx).set(token, subject, payload.exp * 1000);
     return subject;
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) throw unauthorized('Token expired');
@@ -191,10 +193,10 @@ export async function authenticateBearer(
     if (held.workspace.domain !== domain) throw unauthorized('Invalid token');
     return held;
   }
-  const epoch = ctx.callers.epoch;
+  const epoch = callersOf(ctx).epoch;
   const found = await findLiveCaller(ctx.database.db, sessionId, domain, isoNow(ctx));
   if (!found) throw unauthorized('Invalid token');
-  ctx.callers.set(sessionId, found.caller, now, epoch, Date.parse(found.expiresAt));
+  callersOf(ctx).set(sessionId, found.caller, now, epoch, Date.parse(found.expiresAt));
   return found.caller;
 }
 
@@ -203,12 +205,12 @@ export async function authenticateBearer(
  * followed (cache/caller-cache.ts), if none of them forgot it.
  */
 async function heldCaller(ctx: ServerContext, key: string, now: number): Promise<CachedCaller | undefined> {
-  const held = ctx.callers.get(key, now);
+  const held = callersOf(ctx).get(key, now);
   if (!held) return undefined;
   if (held.fresh) return held.caller;
   await followCatalogueChanges(ctx, held.caller.workspace.id);
-  if (ctx.callers.get(key, now)?.caller !== held.caller) return undefined;
-  ctx.callers.renew(key, now);
+  if (callersOf(ctx).get(key, now)?.caller !== held.caller) return undefined;
+  callersOf(ctx).renew(key, now);
   return held.caller;
 }
 
@@ -246,7 +248,7 @@ async function authenticateClient(
   const now = ctx.now().getTime();
   let caller = await heldCaller(ctx, key, now);
   if (!caller) {
-    const epoch = ctx.callers.epoch;
+    const epoch = callersOf(ctx).epoch;
     const found = await findClientOnWorkspace(ctx.database.db, { id: subject.clientId }, domain);
     if (!found) throw unauthorized('Invalid token');
     const { client, workspace } = found;
@@ -258,7 +260,7 @@ async function authenticateClient(
       scopes: scopesOfClient(client),
     };
     caller = { workspace, user: clientUser(client), client: principal };
-    ctx.callers.set(key, caller, now, epoch);
+    callersOf(ctx).set(key, caller, now, epoch);
   }
   const { client } = caller;
   if (!client || caller.workspace.domain !== domain || client.secretVersion !== subject.secretVersion) {

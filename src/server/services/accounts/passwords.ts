@@ -9,6 +9,7 @@ import { findUserByEmail, updateUser } from '../../db/repositories/users.js';
 import { findWorkspaceByDomain } from '../../db/repositories/workspaces.js';
 import type { Mail } from '../../integrations/smtp.js';
 import { hashPassword, randomToken, sha256 } from '../../crypto/secrets.js';
+import { callersOf } from '../../cache/caller-cache.js';
 
 export const FORGOT_PASSWORD_ANSWER = 'If an account exists for this email, we have sent a link to reset its password.';
 
@@ -62,5 +63,5 @@ export async function resetPassword(ctx: ServerContext, key: string, password: s
     await revokeUserSessions(trx, claimed.workspace_id, claimed.user_id, isoNow(ctx));
     return claimed.user_id;
   });
-  ctx.callers.forgetUser(userId);
+  callersOf(ctx).forgetUser(userId);
 }

@@ -38,6 +38,7 @@ import { startSession, type Caller } from './auth.js';
 import { requireFreeSeats } from '../billing/billing.js';
 import { addressingFault } from './saml-addressing.js';
 import { hashPassword, randomToken, sha256 } from '../../crypto/secrets.js';
+import { callersOf } from '../../cache/caller-cache.js';
 
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 /** How long a login may take at the identity provider. */
@@ -428,7 +429,7 @@ async function answerLogoutRequest(
     sessions.map((session) => session.id),
     now,
   );
-  for (const { id: sessionId } of sessions) ctx.callers.forgetSession(sessionId);
+  for (const { id: sessionId } of sessions) callersOf(ctx).forgetSession(sessionId);
   return sp.getLogoutResponseUrlAsync(profile, relayState ?? '', {}, true);
 }
 
@@ -443,7 +444,7 @@ async function endBrowserSession(
   const session = sessionToken ? await findUnrevokedSession(db, workspace.id, sha256(sessionToken)) : undefined;
   if (!session) return '/login';
   await revokeSession(db, session.id, isoNow(ctx));
-  ctx.callers.forgetSession(session.id);
+  callersOf(ctx).forgetSession(session.id);
   if (!row.slo_enabled || !row.idp_slo_url || session.sso_provider_id !== row.id || !session.saml_name_id)
     return '/login';
   return (await serviceProvider(ctx, workspace, row)).getLogoutUrlAsync(

@@ -21,6 +21,7 @@ import {
 import type { Db } from '../../db/repositories/workspaces.js';
 import type { UserRow } from '../../db/schema.js';
 import type { Caller } from './auth.js';
+import { callersOf } from '../../cache/caller-cache.js';
 
 export function assetUrl(assetId: string | null): string | null {
   return assetId ? `/api/assets/${assetId}` : null;
@@ -73,7 +74,7 @@ export async function requireSelf(
 
 /** The user as changed, their cached sessions forgotten so the next request sees the change. */
 async function changedUser(ctx: ServerContext, workspaceId: string, userId: string): Promise<User> {
-  ctx.callers.forgetUser(userId);
+  callersOf(ctx).forgetUser(userId);
   return toUser(await findUserOr404(ctx, workspaceId, userId));
 }
 
@@ -160,8 +161,8 @@ export async function deleteUser(ctx: ServerContext, caller: Caller, handle: str
     await deleteUserRow(trx, workspace.id, target.id);
     if (target.icon_asset_id) await deleteAsset(trx, workspace.id, target.icon_asset_id);
   });
-  ctx.callers.forgetUser(id);
-  for (const client of disabled) ctx.callers.forgetClient(client);
+  callersOf(ctx).forgetUser(id);
+  for (const client of disabled) callersOf(ctx).forgetClient(client);
 }
 
 const DENIAL_MESSAGES = {
@@ -191,6 +192,6 @@ export async function changeRole(ctx: ServerContext, caller: Caller, userId: str
       disabled = await disableClientsOfFormerAdmin(ctx, trx, workspace.id, target);
     }
   });
-  for (const client of disabled) ctx.callers.forgetClient(client);
+  for (const client of disabled) callersOf(ctx).forgetClient(client);
   return changedUser(ctx, workspace.id, id);
 }

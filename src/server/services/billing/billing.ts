@@ -39,6 +39,7 @@ import type { BillingAccountRow } from '../../db/schema.js';
 import type { Db } from '../../db/repositories/workspaces.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../errors.js';
 import { planPrices, Stripe, stripeClient, subscriptionItem } from '../../integrations/stripe.js';
+import { callersOf } from '../../cache/caller-cache.js';
 
 export const NOT_CONFIGURED = 'Billing is not configured on this server';
 const NO_SUBSCRIPTION = 'This workspace has no subscription';
@@ -200,7 +201,7 @@ export async function storeSubscription(
 
 async function storeAndForget(ctx: ServerContext, account: BillingAccountRow, subscription: Stripe.Subscription) {
   await ctx.database.db.transaction().execute((trx) => storeSubscription(ctx, trx, account, subscription, null));
-  ctx.callers.forgetWorkspace(account.workspace_id);
+  callersOf(ctx).forgetWorkspace(account.workspace_id);
 }
 
 // ---- seats ----

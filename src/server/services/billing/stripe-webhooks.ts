@@ -8,6 +8,7 @@ import { findBillingAccount, findBillingAccountByCustomer, recordStripeEvent } f
 import { badRequest, notFound } from '../../errors.js';
 import { stripeClient, type Stripe } from '../../integrations/stripe.js';
 import { idOf, NOT_CONFIGURED, storeSubscription, viaStripe } from './billing.js';
+import { callersOf } from '../../cache/caller-cache.js';
 
 /** The subscription an invoice belongs to (API basil and later: under `parent`). */
 function subscriptionOfInvoice(invoice: Stripe.Invoice): string | null {
@@ -71,6 +72,6 @@ export async function applyStripeWebhook(
     await storeSubscription(ctx, trx, current, subscription, previousStatus);
     return true;
   });
-  if (applied && account) ctx.callers.forgetWorkspace(account.workspace_id);
+  if (applied && account) callersOf(ctx).forgetWorkspace(account.workspace_id);
   return { received: true };
 }

@@ -18,6 +18,7 @@ import type { Caller } from '../accounts/auth.js';
 import { chooseHandle, withFreeHandle } from './handles.js';
 import { randomToken, sha256 } from '../../crypto/secrets.js';
 import { adminTeam } from './teams.js';
+import { callersOf } from '../../cache/caller-cache.js';
 
 /**
  * Team API clients (spec/catalogue.md sections 2.3, 3, 5 and 7): team admins (and workspace admins and owners)
@@ -152,7 +153,7 @@ export async function updateClient(
   const updated = { ...row, ...patch, updated_at: isoNow(ctx) };
   await updateClientRow(ctx.database.db, caller.workspace.id, row.id, { ...patch, updated_at: updated.updated_at });
   // Narrower scopes apply to live tokens at once.
-  if (input.scopes !== undefined) ctx.callers.forgetClient(row.id);
+  if (input.scopes !== undefined) callersOf(ctx).forgetClient(row.id);
   return toClient(updated, team);
 }
 
@@ -173,12 +174,12 @@ export async function updateClientSecret(
   const secret = randomToken();
   const patch = { secret_hash: sha256(secret), secret_version: row.secret_version + 1, updated_at: isoNow(ctx) };
   await updateClientRow(ctx.database.db, caller.workspace.id, row.id, patch);
-  ctx.callers.forgetClient(row.id);
+  callersOf(ctx).forgetClient(row.id);
   return toClient({ ...row, ...patch }, team, secret);
 }
 
 export async function deleteClient(ctx: ServerContext, caller: Caller, teamIdOrHandle: string, handle: string) {
   const { row } = await teamClient(ctx, caller, teamIdOrHandle, handle);
   await deleteClientRow(ctx.database.db, caller.workspace.id, row.id);
-  ctx.callers.forgetClient(row.id);
+  callersOf(ctx).forgetClient(row.id);
 }

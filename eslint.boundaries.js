@@ -47,8 +47,9 @@ export const APP_COMPOSITION = [
 export const SERVER_AREAS = {
   billing: [],
   events: [],
+  alerting: ['events'],
   accounts: ['billing', 'events'],
-  catalogue: ['accounts'],
+  catalogue: ['accounts', 'alerting'],
   health: ['catalogue'],
   feeds: ['catalogue'],
   chat: ['catalogue'],
@@ -57,6 +58,7 @@ export const SERVER_AREAS = {
   pages: ['health'],
   notices: ['status-pages'],
   descriptors: ['pages'],
+  alerts: ['catalogue'],
 };
 /** What an area may import: the areas it stands on, and theirs in turn. */
 export function serverAreasBelow(area) {

@@ -4,6 +4,7 @@
  * server (which writes and serves them) and the app.
  */
 import { healthLabel, type Health } from './catalogue.js';
+import type { AlertSeverity, AlertSource } from './alerts.js';
 import type { NoticeType } from './notices.js';
 import { shortUtcDay } from './scorecards.js';
 
@@ -33,6 +34,10 @@ export interface EventData {
   'team.member_removed': { user: string; name: string };
   /** A team's API client lost the right to tokens: a workspace-wide scope nobody who may grant it granted. */
   'client.disabled': { client: string; name: string; scopes: string[] };
+  /** An alert of the service opened (docs/decisions.md#alerts), at the severity of the health it left for. */
+  'alert.opened': { alert: string; severity: AlertSeverity; source: AlertSource; summary: string };
+  'alert.acknowledged': { alert: string; by: string };
+  'alert.resolved': { alert: string; by?: string; reason?: string };
 }
 
 export type EventType = keyof EventData;
@@ -121,6 +126,14 @@ export function eventTitle(type: string, data: Record<string, unknown>): string 
     case 'client.disabled': {
       const scopes = Array.isArray(data.scopes) ? data.scopes.filter((s) => typeof s === 'string') : [];
       return `API client ${text('name')} disabled until a workspace admin grants ${listOf(scopes)} again`;
+    }
+    case 'alert.opened':
+      return `Alert opened (${words(text('severity'))}): ${text('summary')}`;
+    case 'alert.acknowledged':
+      return text('by') ? `Alert acknowledged by ${text('by')}` : 'Alert acknowledged';
+    case 'alert.resolved': {
+      const by = text('by') ? ` by ${text('by')}` : '';
+      return `Alert resolved${by}${text('reason') ? `: ${text('reason')}` : ''}`;
     }
     default:
       return words(type.replace(/\./g, ' '));

@@ -19,6 +19,8 @@ export const CLIENT_SCOPES = [
   'beacon.health-check.read',
   'beacon.health-check.manage',
   'beacon.catalog.manage',
+  'beacon.alert.read',
+  'beacon.alert.write',
 ] as const;
 export type ClientScope = (typeof CLIENT_SCOPES)[number];
 

@@ -25,6 +25,7 @@ import { autocompleteRoutes } from './routes/autocomplete.js';
 import { clientRoutes } from './routes/clients.js';
 import { healthRoutes } from './routes/health.js';
 import { heartbeatRoutes } from './routes/heartbeats.js';
+import { alertRoutes } from './routes/alerts.js';
 import { noticeRoutes } from './routes/notices.js';
 import { inviteRoutes } from './routes/invites.js';
 import { muteRoutes } from './routes/mutes.js';
@@ -220,6 +221,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
       await api.register(healthRoutes(ctx));
       await api.register(heartbeatRoutes(ctx));
       await api.register(noticeRoutes(ctx));
+      await api.register(alertRoutes(ctx));
       await api.register(starRoutes(ctx));
       await api.register(muteRoutes(ctx));
       await api.register(watchedServiceRoutes(ctx));

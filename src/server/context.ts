@@ -29,6 +29,8 @@ export interface ServerContext {
   wakeWebhooks?: () => void;
   /** Set while this process runs the status news job: tells a notice event just written to its subscribers. */
   wakeStatusNews?: () => void;
+  /** Set while this process runs the alert outbox: sends what was just queued for alert channels at once. */
+  wakeAlerts?: () => void;
   /** Set while this process runs the maintenance reminders: looks again at once after a window was made or moved. */
   wakeMaintenance?: () => void;
 }

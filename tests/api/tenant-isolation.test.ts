@@ -38,6 +38,8 @@ interface Fixture {
   page: { id: string; handle: string };
   exemptionId: string;
   catalogPlanId: string;
+  alertId: string;
+  alertChannelId: string;
 }
 
 const svc = (b: Fixture) => `/api/services/${b.service.handle}`;
@@ -421,6 +423,73 @@ const SCOPED: Probe[] = [
     route: '/api/health-checks/:id/reports/health-check-aggregates',
     url: (b) => `/api/health-checks/${b.checkId}/reports/health-check-aggregates`,
   },
+  // Alerts, their channels and policies.
+  { method: 'GET', route: '/api/alerts', url: () => '/api/alerts' },
+  { method: 'GET', route: '/api/alerts/:id', url: (b) => `/api/alerts/${b.alertId}` },
+  {
+    method: 'POST',
+    route: '/api/alerts/:id/actions/acknowledge',
+    url: (b) => `/api/alerts/${b.alertId}/actions/acknowledge`,
+  },
+  {
+    method: 'POST',
+    route: '/api/alerts/:id/actions/resolve',
+    url: (b) => `/api/alerts/${b.alertId}/actions/resolve`,
+    payload: () => ({ reason: 'Pwned' }),
+  },
+  { method: 'GET', route: '/api/alert-channels', url: () => '/api/alert-channels' },
+  {
+    method: 'POST',
+    route: '/api/alert-channels',
+    url: () => '/api/alert-channels',
+    payload: () => ({ name: 'Pwned', kind: 'email', config: { addresses: ['pwned@example.com'] } }),
+  },
+  { method: 'GET', route: '/api/teams/:team/alert-channels', url: (b) => `${team(b)}/alert-channels` },
+  {
+    method: 'POST',
+    route: '/api/teams/:team/alert-channels',
+    url: (b) => `${team(b)}/alert-channels`,
+    payload: () => ({ name: 'Pwned', kind: 'email', config: { addresses: ['pwned@example.com'] } }),
+  },
+  { method: 'GET', route: '/api/alert-channels/:id', url: (b) => `/api/alert-channels/${b.alertChannelId}` },
+  {
+    method: 'PATCH',
+    route: '/api/alert-channels/:id',
+    url: (b) => `/api/alert-channels/${b.alertChannelId}`,
+    payload: () => ({ name: 'Pwned' }),
+  },
+  { method: 'DELETE', route: '/api/alert-channels/:id', url: (b) => `/api/alert-channels/${b.alertChannelId}` },
+  {
+    method: 'POST',
+    route: '/api/alert-channels/:id/actions/test',
+    url: (b) => `/api/alert-channels/${b.alertChannelId}/actions/test`,
+  },
+  {
+    method: 'GET',
+    route: '/api/alert-channels/:id/deliveries',
+    url: (b) => `/api/alert-channels/${b.alertChannelId}/deliveries`,
+  },
+  { method: 'GET', route: '/api/alert-policy', url: () => '/api/alert-policy' },
+  {
+    method: 'PUT',
+    route: '/api/alert-policy',
+    url: () => '/api/alert-policy',
+    payload: () => ({ rules: [] }),
+  },
+  { method: 'GET', route: '/api/teams/:team/alert-policy', url: (b) => `${team(b)}/alert-policy` },
+  {
+    method: 'PUT',
+    route: '/api/teams/:team/alert-policy',
+    url: (b) => `${team(b)}/alert-policy`,
+    payload: () => ({ rules: [] }),
+  },
+  { method: 'GET', route: '/api/services/:service/alert-channels', url: (b) => `${svc(b)}/alert-channels` },
+  {
+    method: 'PUT',
+    route: '/api/services/:service/alert-channels',
+    url: (b) => `${svc(b)}/alert-channels`,
+    payload: () => ({ channels: [] }),
+  },
   // Notices.
   { method: 'GET', route: '/api/services/:service/notices', url: (b) => `${svc(b)}/notices` },
   {
@@ -739,7 +808,23 @@ beforeAll(async () => {
       files: [{ path: 'catalog-info.yaml', content: 'kind: Group\nmetadata:\n  name: bravo-team\nspec: {}\n' }],
     },
   });
+  // An alert channel and an open alert in B: an incident that makes the service critical opens one.
+  const alertChannel = await server.app.inject({
+    method: 'POST',
+    url: '/api/alert-channels',
+    headers: authHeaders(bOwner),
+    payload: { name: 'Bravo mail', kind: 'email', config: { addresses: ['ops@bravo.example'] } },
+  });
+  await server.app.inject({
+    method: 'POST',
+    url: '/api/services/gateway/notices',
+    headers: authHeaders(bOwner),
+    payload: { type: 'incident', title: 'Bravo outage', message: 'Down', health: 'critical' },
+  });
+  const alerts = await server.app.inject({ method: 'GET', url: '/api/alerts', headers: authHeaders(bOwner) });
   b = {
+    alertId: json<Array<{ id: string }>>(alerts)[0]!.id,
+    alertChannelId: json<{ id: string }>(alertChannel).id,
     catalogPlanId: json<{ id: string }>(catalogPlan).id,
     exemptionId: json<{ id: string }>(exemption).id,
     page: json<{ id: string; handle: string }>(page),
@@ -791,9 +876,10 @@ describe('tenant isolation', () => {
       json(await server.app.inject({ method: 'GET', url, headers: authHeaders(b.owner) }));
     expect(await read(team(b))).toMatchObject({ name: 'Bravo Core', thumbnail_url: null, member_count: 1 });
     expect(await read(`${team(b)}/teams`)).toEqual([]);
+    // B's own incident made it critical (and opened B's alert).
     expect(await read(svc(b))).toMatchObject({
       name: 'Bravo Gateway',
-      health: 'good',
+      health: 'critical',
       visibility: 'workspace',
       stage: 'development',
       thumbnail_url: null,
@@ -801,6 +887,14 @@ describe('tenant isolation', () => {
       starred_count: 1,
       owner: { handle: 'core' },
     });
+    expect(await read(`/api/alerts/${b.alertId}`)).toMatchObject({ state: 'open', severity: 'critical', reason: null });
+    expect(await read('/api/alert-channels')).toEqual([
+      expect.objectContaining({ id: b.alertChannelId, name: 'Bravo mail' }),
+    ]);
+    expect(await read('/api/alert-policy')).toMatchObject({ source: 'none', rules: [] });
+    expect(await read(`${team(b)}/alert-policy`)).toMatchObject({ source: 'none' });
+    expect(await read(`${svc(b)}/alert-channels`)).toEqual([]);
+    expect(await read(`/api/alert-channels/${b.alertChannelId}/deliveries`)).toEqual([]);
     expect(await read(`/api/users/${b.owner.handle}/muted`)).toMatchObject([
       { profile: { id: b.service.id }, activity: true, notifications: true },
     ]);
@@ -808,6 +902,7 @@ describe('tenant isolation', () => {
       expect.objectContaining({ id: b.checkId, name: 'Gateway up', importance: 'warning', disabled: false }),
     ]);
     expect(await read(`${svc(b)}/notices`)).toEqual([
+      expect.objectContaining({ title: 'Bravo outage', status: 'investigating', health: 'critical' }),
       expect.objectContaining({
         id: b.noticeId,
         title: 'Gateway upgrade',

@@ -1,4 +1,5 @@
 import type { Operation } from '../operation.js';
+import { alertChannelOperations, alertOperations, alertPolicyOperations } from './alerts.js';
 import { assetOperations } from './assets.js';
 import { autocompleteOperations } from './autocomplete.js';
 import { billingOperations, stripeWebhookOperations } from './billing.js';
@@ -32,6 +33,9 @@ import { workspaceOperations } from './workspace.js';
 
 /** Every operation of the API, once. */
 export const allOperations: readonly Operation[] = [
+  alertOperations,
+  alertChannelOperations,
+  alertPolicyOperations,
   assetOperations,
   autocompleteOperations,
   billingOperations,

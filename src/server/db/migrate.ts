@@ -40,6 +40,7 @@ import { clientGrantsMigration } from './migrations/037-client-grants.js';
 import { statusSubscriptionLimitsMigration } from './migrations/038-status-subscription-limits.js';
 import { domainProofsAndSourceTokensMigration } from './migrations/039-domain-proofs-and-source-tokens.js';
 import { scorecardTouchesMigration } from './migrations/040-scorecard-touches.js';
+import { alertsMigration } from './migrations/041-alerts.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -84,6 +85,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '038-status-subscription-limits': statusSubscriptionLimitsMigration(),
     '039-domain-proofs-and-source-tokens': domainProofsAndSourceTokensMigration(),
     '040-scorecard-touches': scorecardTouchesMigration(engine),
+    '041-alerts': alertsMigration(),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { AlertAction, AlertChannelKind, AlertSeverity, AlertSource, AlertState } from '../../domain/alerts.js';
 import type { PlanId, SubscriptionStatus } from '../../domain/billing.js';
 import type { CheckKind, DnsRecordType, ErrorClass } from '../../domain/check-kinds.js';
 
@@ -689,6 +690,105 @@ export interface WebhookOutboxTable {
 }
 export type WebhookOutboxRow = Selectable<WebhookOutboxTable>;
 
+/** A service's alert (migration 041, services/alerting/): open -> acknowledged -> resolved. */
+export interface AlertsTable {
+  id: string;
+  workspace_id: string;
+  service_id: string;
+  source: AlertSource;
+  severity: AlertSeverity;
+  state: AlertState;
+  /** What opened it, one sentence (the check that failed, the burn rate). */
+  summary: string;
+  opened_at: string;
+  acknowledged_at: string | null;
+  /** The user who acknowledged it (null: a vendor or a link without a user; the timeline says who). */
+  acknowledged_by: string | null;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  /** Why it was resolved by hand. */
+  reason: string | null;
+  escalation_round: number | null;
+  escalation_level: number | null;
+  next_escalation_at: string | null;
+}
+export type AlertRow = Selectable<AlertsTable>;
+
+/** One step of an alert's life. */
+export interface AlertTimelineTable {
+  id: string;
+  alert_id: string;
+  at: string;
+  kind: string;
+  channel_id: string | null;
+  /** Whom it was sent to: a user's handle, a team's, an address. */
+  target: string | null;
+  status: string | null;
+  message: string;
+}
+export type AlertTimelineRow = Selectable<AlertTimelineTable>;
+
+/** Where alerts are told: the workspace's (team_id null) or a team's. */
+export interface AlertChannelsTable {
+  id: string;
+  workspace_id: string;
+  team_id: string | null;
+  name: string;
+  kind: AlertChannelKind;
+  /** JSON: the kind's settings without its secrets. */
+  config: string;
+  /** The sealed JSON of the secret settings (crypto/secret-box.ts), or null. */
+  secrets: string | null;
+  failing: number;
+  failures_in_row: number;
+  created_at: string;
+  updated_at: string;
+}
+export type AlertChannelRow = Selectable<AlertChannelsTable>;
+
+/** A team's alert policy, or the workspace's default (team_key ''). */
+export interface AlertPoliciesTable {
+  workspace_id: string;
+  team_key: string;
+  /** JSON: [{ severities, channels }]. */
+  rules: string;
+  /** JSON: [{ after_seconds, targets }]. */
+  escalation: string;
+  repeat: number;
+  notify_when_impacted: number;
+  updated_at: string;
+}
+export type AlertPolicyRow = Selectable<AlertPoliciesTable>;
+
+export interface ServiceAlertChannelsTable {
+  workspace_id: string;
+  service_id: string;
+  channel_id: string;
+}
+
+/** The alert channels' outbox and delivery log (db/repositories/outbox.ts columns). */
+export interface AlertDeliveriesTable {
+  id: string;
+  workspace_id: string;
+  channel_id: string;
+  /** Null for a channel's test. */
+  alert_id: string | null;
+  action: AlertAction;
+  /** JSON: domain/alerts.ts AlertMessage. */
+  message: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  code: number | null;
+  attempted_at: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+export type AlertDeliveryRow = Selectable<AlertDeliveriesTable>;
+
 /** A notice event waiting to be told to a workspace's subscribers (migration 038, jobs/status-news.ts). */
 export interface StatusNewsTable {
   id: string;
@@ -911,6 +1011,12 @@ export interface Database {
   catalog_plans: CatalogPlansTable;
   webhook_outbox: WebhookOutboxTable;
   status_news: StatusNewsTable;
+  alerts: AlertsTable;
+  alert_timeline: AlertTimelineTable;
+  alert_channels: AlertChannelsTable;
+  alert_policies: AlertPoliciesTable;
+  service_alert_channels: ServiceAlertChannelsTable;
+  alert_deliveries: AlertDeliveriesTable;
   status_confirmations: StatusConfirmationsTable;
   billing_accounts: BillingAccountsTable;
   stripe_events: StripeEventsTable;

@@ -13,7 +13,7 @@ import type { ServerContext } from '../context.js';
 import { claimDue, markFailed, markSent, nextDue } from '../db/repositories/outbox.js';
 import { subscriptionSecretOf } from '../db/repositories/status-pages.js';
 import type { WebhookOutboxRow } from '../db/schema.js';
-import { webhookSignature } from '../services/status-pages/status-subscriptions.js';
+import { webhookSignature } from '../crypto/webhook-signature.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
 import { outboxStep } from './outbox-step.js';
 

@@ -1,19 +1,21 @@
 import { isSqlite } from '../connect.js';
-import type { ChatOutboxRow, MailOutboxRow, StatusNewsRow, WebhookOutboxRow } from '../schema.js';
+import type { AlertDeliveryRow, ChatOutboxRow, MailOutboxRow, StatusNewsRow, WebhookOutboxRow } from '../schema.js';
 import type { Db } from './workspaces.js';
 
 /**
  * What the outboxes (mail, chat, webhooks, status page news) share: rows `pending` until sent or given up, leased by one process at a time,
  * tried again at `next_attempt_at`. The tables have these columns alike; each keeps its own payload.
  */
-export type OutboxTable = 'mail_outbox' | 'chat_outbox' | 'webhook_outbox' | 'status_news';
+export type OutboxTable = 'mail_outbox' | 'chat_outbox' | 'webhook_outbox' | 'status_news' | 'alert_deliveries';
 type RowOf<T extends OutboxTable> = T extends 'mail_outbox'
   ? MailOutboxRow
   : T extends 'webhook_outbox'
     ? WebhookOutboxRow
     : T extends 'status_news'
       ? StatusNewsRow
-      : ChatOutboxRow;
+      : T extends 'alert_deliveries'
+        ? AlertDeliveryRow
+        : ChatOutboxRow;
 
 /** The bookkeeping columns of a row just queued: pending, due at once, never tried. */
 export function pendingOutboxColumns(now: string) {

@@ -120,9 +120,11 @@ export function listTeamsOfUser(db: Db, workspaceId: string, userId: string): Pr
 
 /** The handles of these teams of the workspace, by id. */
 export function listTeamHandlesByIds(db: Db, workspaceId: string, ids: readonly string[]) {
+  // PostgreSQL refuses an empty `in ()`.
+  if (ids.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('teams')
-    .select(['id', 'handle'])
+    .select(['id', 'handle', 'name'])
     .where('workspace_id', '=', workspaceId)
     .where('id', 'in', ids)
     .execute();
@@ -130,6 +132,8 @@ export function listTeamHandlesByIds(db: Db, workspaceId: string, ids: readonly 
 
 /** The workspace's teams of these handles (those that exist), with their ids. */
 export function listTeamIdsByHandles(db: Db, workspaceId: string, handles: readonly string[]) {
+  // PostgreSQL refuses an empty `in ()`.
+  if (handles.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('teams')
     .select(['id', 'handle'])

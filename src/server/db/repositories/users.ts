@@ -38,8 +38,21 @@ export async function findUserByIdOrHandle(
   );
 }
 
+/** The workspace's users of these ids (those that exist): id, handle and name. */
+export function listUserRefsByIds(db: Db, workspaceId: string, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('users')
+    .select(['id', 'handle', 'name'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
 /** The workspace's users of these handles (those that exist): id, handle and name. */
 export function listUsersByHandles(db: Db, workspaceId: string, handles: readonly string[]) {
+  // PostgreSQL refuses an empty `in ()`.
+  if (handles.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('users')
     .select(['id', 'handle', 'name'])

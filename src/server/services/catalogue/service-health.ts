@@ -7,6 +7,7 @@
  */
 import type { Health } from '../../../domain/catalogue.js';
 import { failingStateOf, outcomesToRead, worstHealth } from '../../../domain/health.js';
+import { followHealth } from '../alerting/lifecycle.js';
 import { recordEvent } from '../events/record-event.js';
 import {
   listHealthSignals,
@@ -46,6 +47,13 @@ export async function setServiceHealth(trx: Db, change: HealthChange): Promise<b
     at: change.at.getTime(),
     health: change.health,
     source: change.source,
+  });
+  await followHealth(trx, {
+    workspaceId: change.workspaceId,
+    serviceId: change.serviceId,
+    from: from ?? null,
+    to: change.health,
+    at: change.at,
   });
   if (change.announce === false) return true;
   await recordEvent(trx, {

@@ -10,14 +10,12 @@
  * server's key, so nothing secret is stored for them. Limits (docs/api.md): 3 confirmation mails a day per address
  * and workspace, one pending subscription per page and address (deleted after a day), 100 webhooks a page.
  */
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { StatusSubscribe, StatusSubscriber } from '../../../contract/status-pages.js';
 import { isAdminRole } from '../../../domain/roles.js';
 import { COMPONENT_STATUS_LABELS, componentStatusOf, UPSTREAM_DEPTH } from '../../../domain/status-pages.js';
-import { forbiddenKind, refusalMessage } from '../../../runner/address-policy.js';
+import { requirePublicUrl } from '../../integrations/public-address.js';
 import type { ServerContext } from '../../context.js';
 import { isoNow } from '../../context.js';
 import { enqueueMail, enqueueMails, type QueuedMail } from '../../db/repositories/mail-outbox.js';
@@ -91,21 +89,9 @@ async function subscriptionOfLink(ctx: ServerContext, purpose: LinkPurpose, toke
   }
 }
 
-/** A webhook may not point into the operator's network (the guard the checks use), unless private targets are allowed. */
-async function requirePublicWebhook(ctx: ServerContext, url: string): Promise<void> {
-  if (ctx.config.allowPrivateTargets) return;
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  try {
-    addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((entry) => entry.address);
-  } catch {
-    throw badRequest('The webhook host does not resolve', { webhook_url: ['The host does not resolve'] });
-  }
-  for (const address of addresses) {
-    const kind = forbiddenKind(address);
-    if (kind) throw badRequest(refusalMessage(host, kind), { webhook_url: [refusalMessage(host, kind)] });
-  }
-}
+/** A webhook may not point into the operator's network (integrations/public-address.ts). */
+const requirePublicWebhook = (ctx: ServerContext, url: string) =>
+  requirePublicUrl(ctx.config.allowPrivateTargets, url, { field: 'webhook_url', noun: 'webhook' });
 
 type Subscribed = { id: string; kind: 'email' | 'webhook'; confirmed: boolean; secret?: string };
 
@@ -497,11 +483,8 @@ async function dependentsWithin(db: Db, workspaceId: string, serviceId: string):
   return steps;
 }
 
-/** `t=...,v1=...`: HMAC-SHA256 of `{t}.{body}` with the subscription's secret (Stripe's scheme). */
-export function webhookSignature(secret: string, body: string, at: number): string {
-  const t = Math.floor(at / 1000);
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
-}
+/** Moved to crypto/ so the alert channels sign the same way; kept here for what still imports it from here. */
+export { webhookSignature } from '../../crypto/webhook-signature.js';
 
 // ---- admins ----
 

@@ -29,6 +29,7 @@ export const APP_FEATURES = [
   'scorecards',
   'slo',
   'spec-checks',
+  'alerts',
 ];
 /** Where the app is put together: these may import any feature. */
 export const APP_COMPOSITION = [

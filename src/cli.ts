@@ -1,5 +1,6 @@
 import { get } from 'node:http';
 import { Command, InvalidArgumentError } from 'commander';
+import { alertsCommand } from './alerts-cli.js';
 import { catalogCommand } from './catalog-cli.js';
 import { startRunnerAgent } from './runner/agent.js';
 import { workspaceOrigin, loadConfig } from './server/config.js';
@@ -201,6 +202,7 @@ program
   );
 
 catalogCommand(program);
+alertsCommand(program);
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);

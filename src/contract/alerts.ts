@@ -22,12 +22,6 @@ export const alertChannelKind = z.enum(ALERT_CHANNEL_KINDS);
 const handle = line().min(1).max(64);
 const id = line().min(1).max(64);
 const ref = z.object({ handle: z.string(), name: z.string() });
-const commaList = <T extends z.ZodType<string, string>>(item: T) =>
-  line()
-    .max(200)
-    .transform((value) => value.split(',').filter(Boolean))
-    .pipe(z.array(item));
-
 export const alertTimelineEntry = z
   .object({
     at: z.string(),
@@ -67,8 +61,8 @@ export type AlertWithTimeline = z.infer<typeof alertWithTimeline>;
 export const alertQuery = z.strictObject({
   cursor: pageQuery.shape.cursor,
   limit: pageQuery.shape.limit,
-  state: commaList(alertState).optional().describe('Comma list; default all states'),
-  severity: commaList(alertSeverity).optional().describe('Comma list'),
+  state: line().max(100).optional().describe('A comma list of open, acknowledged, resolved; default all'),
+  severity: line().max(100).optional().describe('A comma list of warning, error, critical; default all'),
   team: handle.optional(),
   service: handle.optional(),
 });
@@ -115,8 +109,15 @@ export const channelConfigs = {
       /^[A-Za-z0-9]{32}$/,
       'Must be the 32-character integration key of an Events API v2 service',
     ),
+    webhook_secret: secret
+      .optional()
+      .describe("A PagerDuty webhook subscription's secret: its acknowledgements come back"),
   }),
-  opsgenie: z.strictObject({ api_key: secret, region: z.enum(['us', 'eu']).optional() }),
+  opsgenie: z.strictObject({
+    api_key: secret,
+    region: z.enum(['us', 'eu']).optional(),
+    webhook_secret: secret.optional().describe("Sent by Opsgenie's webhook integration as a bearer token"),
+  }),
 } as const;
 
 /** The settings that are secrets: written, never answered. A Teams or Discord URL is itself the credential. */
@@ -128,8 +129,8 @@ export const CHANNEL_SECRETS: Record<keyof typeof channelConfigs, readonly strin
   discord: ['url'],
   telegram: ['bot_token'],
   ntfy: ['token'],
-  pagerduty: ['routing_key'],
-  opsgenie: ['api_key'],
+  pagerduty: ['routing_key', 'webhook_secret'],
+  opsgenie: ['api_key', 'webhook_secret'],
 };
 
 const channelName = line().trim().min(1).max(80);
@@ -153,7 +154,10 @@ export type AlertChannelCreate = z.infer<typeof alertChannelCreate>;
 /** A change: the name, and settings merged over the stored ones (a secret left out keeps its value). */
 export const alertChannelUpdate = z.strictObject({
   name: channelName.optional(),
-  config: z.record(z.string(), z.unknown()).optional(),
+  config: z
+    .record(line().max(40), z.union([line().max(2000), z.array(line().max(254)).max(50)]))
+    .optional()
+    .describe('Settings to change, checked against the kind\'s; a secret left out or sent as "set" keeps its value'),
 });
 
 export const alertChannel = z
@@ -234,3 +238,6 @@ export const alertPolicy = z
 export type AlertPolicy = z.infer<typeof alertPolicy>;
 
 export const serviceAlertChannels = z.strictObject({ channels: z.array(id).max(20) });
+
+/** What a vendor's webhook is answered: received, whether or not it changed an alert (a vendor retries otherwise). */
+export const vendorAnswer = z.object({ received: z.literal(true), applied: z.boolean() }).meta({ id: 'VendorAnswer' });

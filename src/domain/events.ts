@@ -38,6 +38,10 @@ export interface EventData {
   'alert.opened': { alert: string; severity: AlertSeverity; source: AlertSource; summary: string };
   'alert.acknowledged': { alert: string; by: string };
   'alert.resolved': { alert: string; by?: string; reason?: string };
+  /** An open alert's escalation told its next level (the people it names get the notification). */
+  'alert.escalated': { alert: string; level: number; round: number };
+  /** An alert channel failed its last deliveries in a row (told to the people who look after it). */
+  'alert.channel_failing': { channel: string; name: string };
 }
 
 export type EventType = keyof EventData;
@@ -131,6 +135,10 @@ export function eventTitle(type: string, data: Record<string, unknown>): string 
       return `Alert opened (${words(text('severity'))}): ${text('summary')}`;
     case 'alert.acknowledged':
       return text('by') ? `Alert acknowledged by ${text('by')}` : 'Alert acknowledged';
+    case 'alert.escalated':
+      return `Alert escalated to level ${String(data.level)}${Number(data.round) > 1 ? ` (round ${String(data.round)})` : ''}`;
+    case 'alert.channel_failing':
+      return `Alert channel ${text('name')} is failing: its last deliveries did not go through`;
     case 'alert.resolved': {
       const by = text('by') ? ` by ${text('by')}` : '';
       return `Alert resolved${by}${text('reason') ? `: ${text('reason')}` : ''}`;

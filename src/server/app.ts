@@ -25,6 +25,7 @@ import { autocompleteRoutes } from './routes/autocomplete.js';
 import { clientRoutes } from './routes/clients.js';
 import { healthRoutes } from './routes/health.js';
 import { heartbeatRoutes } from './routes/heartbeats.js';
+import { registerAlertLinks } from './routes/alert-links.js';
 import { alertRoutes } from './routes/alerts.js';
 import { noticeRoutes } from './routes/notices.js';
 import { inviteRoutes } from './routes/invites.js';
@@ -246,6 +247,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
 
   // Everything outside /api is the web app; unknown API paths are JSON 404s.
   registerStatusDocuments(app, ctx);
+  await registerAlertLinks(app, ctx);
   const sendPage = await registerWebApp(app, ctx, ctx.config.webDir);
   app.setNotFoundHandler((request, reply) => {
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url);

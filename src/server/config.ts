@@ -69,11 +69,23 @@ export interface Config {
   slack: SlackConfig | null;
   /** Stripe billing (docs/decisions.md#integrations): on when the secret key is set; off, nothing is limited. */
   stripe: StripeConfig | null;
+  /** Where the alert channels' vendors are (docs/decisions.md#alerts): configuration, so tests use stand-ins. */
+  alertVendors: VendorUrls;
   /** The AES-256-GCM key for secrets from vendors (base64 or hex, 32 bytes); else one kept in the data dir. */
   encryptionKey: string | undefined;
   /** The SAML service provider's signing key and certificate (PEM or file paths); else made once in the data dir. */
   samlSpKey: string | undefined;
   samlSpCert: string | undefined;
+}
+
+/** Where the vendors live: configuration, so tests point them at local stand-ins. */
+export interface VendorUrls {
+  /** PagerDuty Events API v2 base (POST {base}/v2/enqueue). */
+  pagerduty: string;
+  /** Opsgenie Alert API bases, by region. */
+  opsgenie: { us: string; eu: string };
+  /** Telegram Bot API base (POST {base}/bot{token}/sendMessage). */
+  telegram: string;
 }
 
 export interface SlackConfig {
@@ -83,6 +95,8 @@ export interface SlackConfig {
   apiUrl: string;
   /** Where an admin authorises the Slack app. */
   authorizeUrl: string;
+  /** The app's signing secret: verifies its interactivity requests (alert buttons); null turns them off. */
+  signingSecret: string | null;
 }
 
 function slackConfig(env: NodeJS.ProcessEnv): SlackConfig | null {
@@ -95,6 +109,7 @@ function slackConfig(env: NodeJS.ProcessEnv): SlackConfig | null {
     clientSecret,
     apiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`,
     authorizeUrl: env.BEACON_SLACK_AUTHORIZE_URL?.trim() || 'https://slack.com/oauth/v2/authorize',
+    signingSecret: env.BEACON_SLACK_SIGNING_SECRET?.trim() || null,
   };
 }
 
@@ -197,9 +212,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainMs: integer(env.BEACON_DRAIN_MS, 5000, 'BEACON_DRAIN_MS'),
     slack: slackConfig(env),
     stripe: stripeConfig(env),
+    alertVendors: alertVendorUrls(env),
     encryptionKey: env.BEACON_ENCRYPTION_KEY?.trim() || undefined,
     samlSpKey: env.BEACON_SAML_SP_KEY?.trim() || undefined,
     samlSpCert: env.BEACON_SAML_SP_CERT?.trim() || undefined,
+  };
+}
+
+/** BEACON_PAGERDUTY_EVENTS_URL, BEACON_OPSGENIE_API_URL (both regions when set), BEACON_TELEGRAM_API_URL. */
+function alertVendorUrls(env: NodeJS.ProcessEnv): VendorUrls {
+  const opsgenie = env.BEACON_OPSGENIE_API_URL?.trim();
+  return {
+    pagerduty: env.BEACON_PAGERDUTY_EVENTS_URL?.trim() || 'https://events.pagerduty.com',
+    opsgenie: opsgenie
+      ? { us: opsgenie, eu: opsgenie }
+      : { us: 'https://api.opsgenie.com', eu: 'https://api.eu.opsgenie.com' },
+    telegram: env.BEACON_TELEGRAM_API_URL?.trim() || 'https://api.telegram.org',
   };
 }
 

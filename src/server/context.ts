@@ -43,6 +43,7 @@ export function isoNow(ctx: Pick<ServerContext, 'now'>, offsetSeconds = 0): stri
 export interface LiveEventsHub {
   subscribe(workspaceId: string, userId: string, listener: StreamListener): () => void;
   onChatQueued(wake: () => void): () => void;
+  onAlertWork(wake: () => void): () => void;
   closeStreams(): void;
   close(): Promise<void>;
   readonly openStreams: number;

@@ -16,6 +16,8 @@ import { startScorecardRefresh, startScorecardSweep } from './jobs/scorecard-swe
 import { startCatalogSync } from './jobs/catalog-sync.js';
 import { startDomainProofs } from './jobs/domain-proofs.js';
 import { startWebhookOutbox } from './jobs/webhook-outbox.js';
+import { startAlertEscalation } from './jobs/alert-escalation.js';
+import { startAlertOutbox } from './jobs/alert-outbox.js';
 import { statusWatchOf } from './services/status-pages/status-live.js';
 import { startSharedRunner } from './jobs/shared-runner.js';
 import { bootstrapRegistrationLink } from './services/accounts/registration.js';
@@ -39,6 +41,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const eventRetention = startEventRetention(ctx);
   const chatOutbox = startChatOutbox(ctx);
   const webhookOutbox = startWebhookOutbox(ctx);
+  const alertOutbox = startAlertOutbox(ctx);
+  const alertEscalation = startAlertEscalation(ctx);
   const statusNews = startStatusNews(ctx);
   const maintenanceReminders = startMaintenanceReminders(ctx);
   const sloAlerts = startSloAlerts(ctx);
@@ -76,6 +80,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await chatOutbox.stop();
       await statusNews.stop();
       await webhookOutbox.stop();
+      await alertEscalation.stop();
+      await alertOutbox.stop();
       maintenanceReminders.stop();
       sloAlerts.stop();
       scorecardSweep.stop();

@@ -34,6 +34,8 @@ const feed = async (actor: Member, url: string) => {
   return json<FeedEvent[]>(response);
 };
 const titles = (events: FeedEvent[]) => events.map((event) => `${event.profile.handle}: ${event.title}`);
+/** The feed without its alerts' steps (issue 50: a failure also opens an alert, a step of the same feed). */
+const withoutAlerts = (events: FeedEvent[]) => events.filter((event) => !event.title.startsWith('Alert '));
 const notifications = async (actor: Member, query = '') => {
   const response = await call(actor, 'GET', `/api/users/${actor.handle}/notifications${query}`);
   expect(response.statusCode, response.body).toBe(200);
@@ -82,8 +84,14 @@ describe('events written with their changes', () => {
     expect(Date.parse(created.created_at)).not.toBeNaN();
 
     await setHealth(alice, 'billing', 'critical');
-    const [latest] = await feed(bob, '/api/teams/payments/public-feed?limit=1');
-    expect(latest).toMatchObject({ title: 'Health changed from Good to Critical', agent_name: 'User alice' });
+    const [latest, next] = await feed(bob, '/api/teams/payments/public-feed?limit=2');
+    expect(withoutAlerts([latest!, next!])[0]).toMatchObject({
+      title: 'Health changed from Good to Critical',
+      agent_name: 'User alice',
+    });
+    expect([latest, next].map((event) => event!.title)).toContain(
+      'Alert opened (Critical): Health went from Good to Critical',
+    );
     await setHealth(alice, 'billing', 'good');
   });
 
@@ -146,7 +154,7 @@ describe('events written with their changes', () => {
     expect(
       (await call(alice, 'PATCH', `/api/notices/${id}`, { status: 'resolved', message: 'Fixed' })).statusCode,
     ).toBe(200);
-    expect(titles(await feed(bob, '/api/teams/payments/public-feed?limit=2'))).toEqual([
+    expect(titles(withoutAlerts(await feed(bob, '/api/teams/payments/public-feed?limit=4'))).slice(0, 2)).toEqual([
       'billing: Incident Slow payments: Resolved',
       'billing: Incident reported: Slow payments',
     ]);
@@ -374,7 +382,7 @@ describe('notifications', () => {
     await setHealth(alice, 'billing', 'good');
     expect((await notifications(dave)).unread).toBe(before.unread);
     // Still in the feed: only notifications were muted.
-    expect((await feed(dave, '/api/users/dave/feed?limit=1'))[0]).toMatchObject({
+    expect(withoutAlerts(await feed(dave, '/api/users/dave/feed?limit=2'))[0]).toMatchObject({
       title: 'Health changed from Warning to Good',
     });
     expect((await call(dave, 'DELETE', `/api/users/dave/muted/${billing.id}`)).statusCode).toBe(204);

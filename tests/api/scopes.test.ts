@@ -35,6 +35,10 @@ const UNAUTHENTICATED = new Set([
   'GET /api/sso/:provider/slo',
   'POST /api/sso/:provider/slo',
   'POST /api/stripe/webhook',
+  // The vendors' answers to alerts: a told channel's secret (Slack: its signing secret) is the caller.
+  'POST /api/integrations/pagerduty',
+  'POST /api/integrations/opsgenie',
+  'POST /api/integrations/slack/actions',
   'GET /api/status/:page/summary.json',
   'GET /api/status/:page/view',
   'GET /api/status/:page/history',

@@ -680,6 +680,14 @@ const PUBLIC_ROUTES = [
   'POST /api/status/:page/subscriptions/confirm',
   'GET /status/:page',
   'GET /status/:page/*',
+  // The vendors' answers to alerts: verified by a told channel's secret (or Slack's signing secret), and the alert
+  // they name is found by its id whatever the host (alerts.test.ts).
+  'POST /api/integrations/pagerduty',
+  'POST /api/integrations/opsgenie',
+  'POST /api/integrations/slack/actions',
+  // An alert's acknowledge link: the signed token names one alert of the host's workspace (alert-links.test.ts).
+  'GET /alerts/:id/ack',
+  'POST /alerts/:id/ack',
   // The web app's pages and files (public; the app asks the API for everything else).
   'GET /',
   'GET /index.html',

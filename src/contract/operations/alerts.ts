@@ -14,6 +14,7 @@ import {
   alertResolve,
   alertWithTimeline,
   serviceAlertChannels,
+  vendorAnswer,
 } from '../alerts.js';
 import { serviceParams, teamParams } from '../catalogue.js';
 import { defineOperations } from '../operation.js';
@@ -235,5 +236,45 @@ export const alertPolicyOperations = defineOperations({
     body: serviceAlertChannels,
     response: z.array(alertChannel),
     errors: [400, 401, 403, 404],
+  },
+});
+
+/**
+ * Answers that come back from the vendors (docs/api.md, "Alerts"): PagerDuty's and Opsgenie's webhooks and Slack's
+ * buttons acknowledge or resolve the alert they name, verified by the channel's shared secret (Slack: the app's
+ * signing secret). Public: the signature is the caller.
+ */
+export const alertVendorOperations = defineOperations({
+  receivePagerDutyWebhook: {
+    method: 'POST',
+    path: '/integrations/pagerduty',
+    summary:
+      "PagerDuty's webhook (v3): incident.acknowledged and incident.resolved of an alert's incident, signed " +
+      "X-PagerDuty-Signature with the channel's webhook secret",
+    tags,
+    access: 'public',
+    response: vendorAnswer,
+    errors: [400, 401],
+  },
+  receiveOpsgenieWebhook: {
+    method: 'POST',
+    path: '/integrations/opsgenie',
+    summary:
+      "Opsgenie's webhook: Acknowledge and Close of an alert's alias, with the channel's secret as a bearer token",
+    tags,
+    access: 'public',
+    response: vendorAnswer,
+    errors: [400, 401],
+  },
+  receiveSlackAction: {
+    method: 'POST',
+    path: '/integrations/slack/actions',
+    summary:
+      "Slack's interactivity: an alert message's Acknowledge or Resolve button, signed X-Slack-Signature with the " +
+      "Slack app's signing secret; 404 when no signing secret is set",
+    tags,
+    access: 'public',
+    response: z.object({}).loose(),
+    errors: [400, 401, 404],
   },
 });

@@ -1,5 +1,5 @@
 import type { Operation } from '../operation.js';
-import { alertChannelOperations, alertOperations, alertPolicyOperations } from './alerts.js';
+import { alertChannelOperations, alertOperations, alertPolicyOperations, alertVendorOperations } from './alerts.js';
 import { assetOperations } from './assets.js';
 import { autocompleteOperations } from './autocomplete.js';
 import { billingOperations, stripeWebhookOperations } from './billing.js';
@@ -36,6 +36,7 @@ export const allOperations: readonly Operation[] = [
   alertOperations,
   alertChannelOperations,
   alertPolicyOperations,
+  alertVendorOperations,
   assetOperations,
   autocompleteOperations,
   billingOperations,

@@ -1,7 +1,9 @@
 /**
  * The one bounded store of the kept-answers room (README.md beside this file): a Map whose entries each weigh
- * something (1 for a count-bounded store, bytes for answers), given least recently used first when room is
- * needed. Every keeper of answers, callers, viewers and pages holds its entries in one of these, so there is one
+ * something (1 for a count-bounded store, bytes for answers), given up when room is needed: the oldest first, but
+ * an entry used since it was last looked at gets a second chance (the CLOCK approximation of least recently used). A
+ * true LRU moves an entry on every read: on a Map of tens of thousands that delete-and-insert was an eighth of a kept
+ * page's time, where a flag costs nothing. Every keeper of answers, callers, viewers and pages holds its entries in one of these, so there is one
  * eviction to read.
  *
  * It also counts forgets: a keeper that reads something slowly notes {@link epoch} before its read and keeps the
@@ -10,7 +12,7 @@
  * still right.
  */
 export interface BoundedMapOptions<K, V> {
-  /** The most the entries may weigh together; the least recently used go past it. */
+  /** The most the entries may weigh together; the oldest unused go past it. */
   maxWeight: number;
   /** Told of every entry that leaves (evicted, forgotten or replaced), to keep a keeper's own indexes. */
   onDrop?: (key: K, value: V) => void;
@@ -19,10 +21,12 @@ export interface BoundedMapOptions<K, V> {
 interface Held<V> {
   value: V;
   weight: number;
+  /** Read since eviction last passed it: it is moved to the end once instead of given up. */
+  used: boolean;
 }
 
 export class BoundedMap<K, V> {
-  /** Least recently used first: a Map iterates in insertion order, and a use moves an entry to the end. */
+  /** Oldest first: a Map iterates in insertion order; eviction moves a used entry to the end. */
   private readonly entries = new Map<K, Held<V>>();
   private total = 0;
   private forgets = 0;
@@ -49,12 +53,11 @@ export class BoundedMap<K, V> {
     return this.forgets;
   }
 
-  /** The entry under `key`, which becomes the most recently used. */
+  /** The entry under `key`, marked used (eviction passes it over once). */
   get(key: K): V | undefined {
     const held = this.entries.get(key);
     if (!held) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, held);
+    held.used = true;
     return held.value;
   }
 
@@ -67,10 +70,10 @@ export class BoundedMap<K, V> {
     return this.entries.has(key);
   }
 
-  /** Keeps `value` under `key` as the most recently used, then gives the least recently used past the bound. */
+  /** Keeps `value` under `key` as the newest entry, then gives the oldest unused past the bound. */
   set(key: K, value: V, weight = 1): void {
     this.remove(key);
-    this.entries.set(key, { value, weight });
+    this.entries.set(key, { value, weight, used: false });
     this.total += weight;
     this.evict();
   }
@@ -119,7 +122,7 @@ export class BoundedMap<K, V> {
     this.forgetWhere(() => true);
   }
 
-  /** The entries, least recently used first. */
+  /** The entries, oldest first (a used entry moved to the end counts as young). */
   *[Symbol.iterator](): IterableIterator<[K, V]> {
     for (const [key, held] of this.entries) yield [key, held.value];
   }
@@ -134,9 +137,16 @@ export class BoundedMap<K, V> {
 
   private evict(): void {
     if (this.total <= this.maxWeight) return;
-    for (const key of this.entries.keys()) {
+    // A used entry moved to the end comes round again unused, so this ends.
+    for (const [key, held] of this.entries) {
       if (this.total <= this.maxWeight) return;
-      this.remove(key);
+      if (held.used) {
+        held.used = false;
+        this.entries.delete(key);
+        this.entries.set(key, held);
+      } else {
+        this.remove(key);
+      }
     }
   }
 }

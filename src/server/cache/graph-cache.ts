@@ -14,7 +14,7 @@ import { perContext } from '../per-context.js';
 
 export type GraphAnswer = Answer;
 
-/** Bytes of answers (and their compressed twins) one process keeps, at the most: the least recently used go. */
+/** Bytes of answers (and their compressed twins) one process keeps, at the most: the oldest unused go. */
 export const GRAPH_CACHE_BYTES = 64 * 1024 * 1024;
 
 export class GraphCache extends AnswerCache {

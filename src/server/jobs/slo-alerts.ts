@@ -13,7 +13,9 @@ import {
   windowSeconds,
   type BurnAlert,
 } from '../../domain/slo.js';
+import { eventTitle } from '../../domain/events.js';
 import type { ServerContext } from '../context.js';
+import { followSignal } from '../services/alerting/lifecycle.js';
 import { recordEvent } from '../services/events/record-event.js';
 import { listHealthTransitions } from '../db/repositories/health.js';
 import { listSlosThatMayBurn, moveSloFiring } from '../db/repositories/slos.js';
@@ -45,20 +47,32 @@ export async function sweepSloAlerts(ctx: ServerContext): Promise<number> {
       if (firing[alert.key] === was) continue;
       await db.transaction().execute(async (trx) => {
         const moved = await moveSloFiring(trx, row.service_id, flag, was, firing[alert.key]);
-        if (!firing[alert.key] || !moved) return;
+        if (!moved) return;
         const rate = burnRate(windowSeconds(log, BURN_WINDOWS[alert.long]), slo.target);
+        const data = {
+          alert: alert.key,
+          target: slo.target,
+          window_days: slo.window_days,
+          burn_rate: rate === null ? null : Math.round(rate * 100) / 100,
+        };
+        // The service's SLO alert (docs/decisions.md#alerts): a fast burn pages (critical), a slow one warns; it
+        // resolves once neither burns.
+        await followSignal(trx, {
+          workspaceId: row.workspace_id,
+          serviceId: row.service_id,
+          source: 'slo',
+          severity: firing.fast ? 'critical' : firing.slow ? 'warning' : null,
+          summary: firing[alert.key] ? eventTitle('slo.burn_alert', data) : 'The error budget is no longer burning',
+          at: new Date(now),
+        });
+        if (!firing[alert.key]) return;
         await recordEvent(trx, {
           workspace_id: row.workspace_id,
           profile_type: 'service',
           profile_id: row.service_id,
           type: 'slo.burn_alert',
           ...agentColumns(SLO_AGENT),
-          data: {
-            alert: alert.key,
-            target: slo.target,
-            window_days: slo.window_days,
-            burn_rate: rate === null ? null : Math.round(rate * 100) / 100,
-          },
+          data,
           created_at: new Date(now).toISOString(),
         });
         announced++;

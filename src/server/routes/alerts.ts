@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { alertChannelOperations, alertOperations, alertPolicyOperations } from '../../contract/operations/alerts.js';
+import {
+  alertChannelOperations,
+  alertOperations,
+  alertPolicyOperations,
+  alertVendorOperations,
+} from '../../contract/operations/alerts.js';
 import type { ServerContext } from '../context.js';
-import { routes } from '../operations.js';
+import { route, routes } from '../operations.js';
 import { actOnAlert, getAlert, listAlerts } from '../services/alerts/alerts.js';
 import {
   changeChannel,
@@ -21,6 +26,9 @@ import {
   setTeamPolicy,
   setWorkspacePolicy,
 } from '../services/alerts/policies.js';
+import { answerFromOpsgenie, answerFromPagerDuty, answerFromSlack } from '../services/alerts/vendor-answers.js';
+
+const header = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
 
 /** Alerts, their channels and policies (docs/api.md, "Alerts"). */
 export function alertRoutes(ctx: ServerContext) {
@@ -53,6 +61,29 @@ export function alertRoutes(ctx: ServerContext) {
       getServiceAlertChannels: ({ caller, params }) => getServiceChannels(ctx, caller, params.service),
       setServiceAlertChannels: ({ caller, params, body }) =>
         setServiceChannels(ctx, caller, params.service, body.channels),
+    });
+    // The vendors sign the exact bytes they sent: these routes alone read their bodies raw.
+    await app.register(async (vendors) => {
+      vendors.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+        done(null, body),
+      );
+      vendors.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+        done(null, body),
+      );
+      const rawOf = (body: unknown) =>
+        Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : '');
+      route(ctx, vendors, alertVendorOperations.receivePagerDutyWebhook, ({ request }) =>
+        answerFromPagerDuty(ctx, rawOf(request.body), header(request.headers['x-pagerduty-signature'])),
+      );
+      route(ctx, vendors, alertVendorOperations.receiveOpsgenieWebhook, ({ request }) =>
+        answerFromOpsgenie(ctx, rawOf(request.body), header(request.headers.authorization)),
+      );
+      route(ctx, vendors, alertVendorOperations.receiveSlackAction, ({ request }) =>
+        answerFromSlack(ctx, rawOf(request.body).toString('utf8'), {
+          signature: header(request.headers['x-slack-signature']),
+          timestamp: header(request.headers['x-slack-request-timestamp']),
+        }),
+      );
     });
   };
 }

@@ -52,6 +52,11 @@ export function findAlert(db: Db, workspaceId: string, id: string): Promise<Aler
     .executeTakeFirst();
 }
 
+/** An alert by its id whatever its workspace: what a vendor's answer names (the caller checks who vouches for it). */
+export function findAlertAnywhere(db: Db, id: string): Promise<AlertListRow | undefined> {
+  return alertsWithService(db).where('alerts.id', '=', id).executeTakeFirst();
+}
+
 /** The service's alert of `source` that is not resolved, if any (at most one: the `alerts_active` index). */
 export function findActiveAlert(db: Db, serviceId: string, source: AlertSource): Promise<AlertRow | undefined> {
   return db
@@ -165,6 +170,16 @@ export async function claimEscalationStep(
 export async function ownerTeamOf(db: Db, serviceId: string): Promise<string | undefined> {
   const row = await db.selectFrom('services').select('owner_team_id').where('id', '=', serviceId).executeTakeFirst();
   return row?.owner_team_id;
+}
+
+/** Moves a due escalation step to `at` (its step failed: tried again then). */
+export async function postponeEscalation(db: Db, due: Pick<AlertRow, 'id' | 'next_escalation_at'>, at: string) {
+  await db
+    .updateTable('alerts')
+    .set({ next_escalation_at: at })
+    .where('id', '=', due.id)
+    .where('next_escalation_at', '=', due.next_escalation_at)
+    .execute();
 }
 
 // ---- the timeline ----
@@ -409,5 +424,89 @@ export async function trimChannelDeliveries(db: Db, channelId: string, keep: num
         eb.and([eb('created_at', '=', cutoff.created_at), eb('id', '<=', cutoff.id)]),
       ]),
     )
+    .execute();
+}
+
+// ---- who is told ----
+
+export interface Recipient {
+  id: string;
+  email: string;
+  name: string;
+  handle: string;
+}
+
+/** The users named, and the members of the teams named (by id or by handle), once each. */
+export async function recipientsOf(
+  db: Db,
+  workspaceId: string,
+  named: {
+    userIds?: readonly string[];
+    userHandles?: readonly string[];
+    teamIds?: readonly string[];
+    teamHandles?: readonly string[];
+  },
+): Promise<Recipient[]> {
+  const { userIds = [], userHandles = [], teamIds = [], teamHandles = [] } = named;
+  if (userIds.length + userHandles.length + teamIds.length + teamHandles.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .select(['users.id', 'users.email', 'users.name', 'users.handle'])
+    .where('users.workspace_id', '=', workspaceId)
+    .where((eb) => {
+      const any = [];
+      if (userIds.length > 0) any.push(eb('users.id', 'in', [...userIds]));
+      if (userHandles.length > 0) any.push(eb('users.handle', 'in', [...userHandles]));
+      if (teamIds.length > 0 || teamHandles.length > 0) {
+        any.push(
+          eb(
+            'users.id',
+            'in',
+            eb
+              .selectFrom('team_members')
+              .innerJoin('teams', 'teams.id', 'team_members.team_id')
+              .select('team_members.user_id')
+              .where('team_members.workspace_id', '=', workspaceId)
+              .where((t) =>
+                t.or([
+                  ...(teamIds.length > 0 ? [t('teams.id', 'in', [...teamIds])] : []),
+                  ...(teamHandles.length > 0 ? [t('teams.handle', 'in', [...teamHandles])] : []),
+                ]),
+              ),
+          ),
+        );
+      }
+      return eb.or(any);
+    })
+    .orderBy('users.handle')
+    .execute();
+  return rows;
+}
+
+/** Who looks after a channel: its team's admins (a team's channel) and the workspace's admins and owners. */
+export function channelKeepers(db: Db, workspaceId: string, teamId: string | null): Promise<Recipient[]> {
+  return db
+    .selectFrom('users')
+    .select(['users.id', 'users.email', 'users.name', 'users.handle'])
+    .where('users.workspace_id', '=', workspaceId)
+    .where((eb) =>
+      eb.or([
+        eb('users.role', 'in', ['admin', 'owner']),
+        ...(teamId
+          ? [
+              eb(
+                'users.id',
+                'in',
+                eb
+                  .selectFrom('team_members')
+                  .select('team_members.user_id')
+                  .where('team_members.team_id', '=', teamId)
+                  .where('team_members.role', '=', 'admin'),
+              ),
+            ]
+          : []),
+      ]),
+    )
+    .orderBy('users.handle')
     .execute();
 }

@@ -24,6 +24,27 @@ export function findSlackWorkspace(db: Db, workspaceId: string, id: string) {
     .executeTakeFirst();
 }
 
+/** The link to the Slack workspace `slackTeamId` of this workspace, if it has one. */
+export function findSlackLink(db: Db, workspaceId: string, slackTeamId: string) {
+  return db
+    .selectFrom('slack_workspaces')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('slack_team_id', '=', slackTeamId)
+    .executeTakeFirst();
+}
+
+/** The Beacon user who connected this Slack identity, if one did. */
+export function slackUserOf(db: Db, workspaceId: string, slackTeamId: string, slackUserId: string) {
+  return db
+    .selectFrom('slack_users')
+    .select('user_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('slack_team_id', '=', slackTeamId)
+    .where('slack_user_id', '=', slackUserId)
+    .executeTakeFirst();
+}
+
 /** Links a Slack workspace, or renews the token of one linked before (re-authorised). */
 export async function upsertSlackWorkspace(
   db: Db,

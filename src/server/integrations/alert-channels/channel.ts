@@ -5,16 +5,9 @@
  */
 import type { Dispatcher } from 'undici';
 import type { AlertMessage } from '../../../domain/alerts.js';
+import type { VendorUrls } from '../../config.js';
 
-/** Where the vendors live: configuration, so tests point them at local stand-ins. */
-export interface VendorUrls {
-  /** PagerDuty Events API v2 base (POST {base}/v2/enqueue). */
-  pagerduty: string;
-  /** Opsgenie Alert API bases, by region. */
-  opsgenie: { us: string; eu: string };
-  /** Telegram Bot API base (POST {base}/bot{token}/sendMessage). */
-  telegram: string;
-}
+export type { VendorUrls };
 
 export interface SendContext {
   dispatcher: Dispatcher;

@@ -10,10 +10,11 @@ import {
   actionRefusal,
   healthStep,
   nextEscalation,
+  severityRank,
   type AlertSeverity,
+  type AlertSource,
 } from '../../../domain/alerts.js';
 import { healthLabel, type Health } from '../../../domain/catalogue.js';
-import { announce } from '../../db/repositories/events.js';
 import {
   channelsToldOf,
   effectivePolicy,
@@ -27,7 +28,7 @@ import {
 } from '../../db/repositories/alerts.js';
 import type { AlertRow } from '../../db/schema.js';
 import type { Db } from '../../db/repositories/workspaces.js';
-import { recordEvent } from '../events/record-event.js';
+import { announce, insertEvents, type NewEvent } from '../../db/repositories/events.js';
 import { ALERT_WORK, queueDeliveries, type DeliveryNote } from './deliveries.js';
 import { parsePolicy } from './policy.js';
 
@@ -39,7 +40,14 @@ export interface HealthMove {
   at: Date;
 }
 
-type RoutedMove = HealthMove & { teamId: string };
+/** What opening or raising needs: the service, its team now, the alert's source. */
+interface RoutedMove {
+  workspaceId: string;
+  serviceId: string;
+  at: Date;
+  teamId: string;
+  source: AlertSource;
+}
 
 /** Who answers an alert by hand, and through what ("the app", "a link", "Slack", "PagerDuty"). */
 export interface AlertAnswerer {
@@ -103,9 +111,36 @@ export async function followHealth(db: Db, move: HealthMove): Promise<void> {
     // Routing follows the service's team as it is now: a service moved to another team alerts through that one.
     const teamId = await ownerTeamOf(db, move.serviceId);
     if (teamId === undefined) return;
-    if (step.kind === 'open') await openAlert(db, { ...move, teamId }, step.severity, moved, at);
-    else await raiseAlert(db, active!, { ...move, teamId }, step.severity, moved, at);
+    if (step.kind === 'open') await openAlert(db, { ...move, teamId, source: 'health' }, step.severity, moved, at);
+    else await raiseAlert(db, active!, { ...move, teamId, source: 'health' }, step.severity, moved, at);
   } else if (step.kind === 'resolve') await resolveAlert(db, active!, at, { kind: 'recovered', message: moved });
+}
+
+/** A signal other than health that alerts at its own severity: an SLO burning its budget, a scorecard drop. */
+export interface SignalMove {
+  workspaceId: string;
+  serviceId: string;
+  source: Exclude<AlertSource, 'health'>;
+  /** The severity it calls for now; null: it stopped (the alert resolves). */
+  severity: AlertSeverity | null;
+  summary: string;
+  at: Date;
+}
+
+/** Opens, raises or resolves the service's alert of a signal, in the caller's transaction. */
+export async function followSignal(db: Db, move: SignalMove): Promise<void> {
+  const active = await findActiveAlert(db, move.serviceId, move.source);
+  const at = move.at.toISOString();
+  if (move.severity === null) {
+    if (active) await resolveAlert(db, active, at, { kind: 'recovered', message: move.summary });
+    return;
+  }
+  if (active && severityRank(move.severity) <= severityRank(active.severity)) return;
+  const teamId = await ownerTeamOf(db, move.serviceId);
+  if (teamId === undefined) return;
+  const routed = { workspaceId: move.workspaceId, serviceId: move.serviceId, at: move.at, teamId, source: move.source };
+  if (active) await raiseAlert(db, active, routed, move.severity, move.summary, at);
+  else await openAlert(db, routed, move.severity, move.summary, at);
 }
 
 async function openAlert(db: Db, move: RoutedMove, severity: AlertSeverity, summary: string, at: string) {
@@ -116,7 +151,7 @@ async function openAlert(db: Db, move: RoutedMove, severity: AlertSeverity, summ
     id: randomUUID(),
     workspace_id: move.workspaceId,
     service_id: move.serviceId,
-    source: 'health' as const,
+    source: move.source,
     severity,
     state: 'open' as const,
     summary,
@@ -135,14 +170,14 @@ async function openAlert(db: Db, move: RoutedMove, severity: AlertSeverity, summ
   await insertTimeline(db, [timelineRow(alert.id, at, 'opened', `Opened at ${healthLabel(severity)}: ${summary}`)]);
   await queueDeliveries(db, alert, channels, 'trigger', { severity, state: 'open', at });
   if (first) await announce(db, ALERT_WORK);
-  await recordEvent(db, {
+  await recordAlertEvent(db, {
     workspace_id: move.workspaceId,
     profile_type: 'service',
     profile_id: move.serviceId,
     type: 'alert.opened',
     actor_id: null,
     agent_name: 'Beacon',
-    data: { alert: alert.id, severity, source: 'health', summary },
+    data: { alert: alert.id, severity, source: move.source, summary },
     created_at: at,
   });
 }
@@ -195,7 +230,7 @@ async function resolveAlert(db: Db, alert: AlertRow, at: string, resolution: Res
     ...(resolution.reason ? { reason: resolution.reason } : {}),
   };
   await queueDeliveries(db, alert, await channelsToldOf(db, alert.id), 'resolve', note);
-  await recordEvent(db, {
+  await recordAlertEvent(db, {
     workspace_id: alert.workspace_id,
     profile_type: 'service',
     profile_id: alert.service_id,
@@ -214,6 +249,18 @@ async function resolveAlert(db: Db, alert: AlertRow, at: string, resolution: Res
 /** The event's agent: the person who answered, else Beacon itself (a recovery) or the vendor. */
 function answererColumns(answerer: AlertAnswerer | undefined) {
   return { actor_id: answerer?.userId ?? null, agent_name: answerer?.name ?? 'Beacon' };
+}
+
+/**
+ * An alert's step in its service's feed. Not through recordEvent: the people an alert concerns are told through its
+ * policy's channels and escalation, and the bell already rang for the health change that opened it; a second
+ * notification and a second post in the service's Slack channel for the same failure would be noise.
+ */
+async function recordAlertEvent<T extends 'alert.opened' | 'alert.acknowledged' | 'alert.resolved'>(
+  db: Db,
+  event: NewEvent<T>,
+): Promise<void> {
+  await insertEvents(db, [event]);
 }
 
 /** Why an answer was refused (the alert moved on), or null when it was applied. */
@@ -259,7 +306,7 @@ export async function answerAlert(
     at,
     by: answerer.name,
   });
-  await recordEvent(db, {
+  await recordAlertEvent(db, {
     workspace_id: alert.workspace_id,
     profile_type: 'service',
     profile_id: alert.service_id,

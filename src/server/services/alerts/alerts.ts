@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Alert, AlertWithTimeline, alertQuery } from '../../../contract/alerts.js';
+import { ALERT_SEVERITIES, ALERT_STATES } from '../../../domain/alerts.js';
 import { canEditService, canSeeService, type Viewer } from '../../../domain/catalogue.js';
 import { isoNow, type ServerContext } from '../../context.js';
 import {
@@ -17,7 +18,7 @@ import {
 import { findService } from '../../db/repositories/services.js';
 import { findTeamByHandle } from '../../db/repositories/teams.js';
 import { listUserRefsByIds } from '../../db/repositories/users.js';
-import { conflict, forbidden, notFound } from '../../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { serviceScope, viewerOf } from '../../cache/viewer.js';
 import type { Caller } from '../accounts/auth.js';
 import { answerAlert, type AlertAnswerer } from '../alerting/lifecycle.js';
@@ -25,6 +26,21 @@ import { answerAlert, type AlertAnswerer } from '../alerting/lifecycle.js';
 const ALERT_NOT_FOUND = 'The alert was not found';
 
 type AlertQuery = z.infer<typeof alertQuery>;
+
+/** A comma list of known values; a value it does not know is a 400 naming it. */
+function commaList<T extends string>(value: string, known: readonly T[], field: string): T[] {
+  const values = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const unknown = values.filter((part) => !(known as readonly string[]).includes(part));
+  if (unknown.length > 0) {
+    throw badRequest(`Unknown ${field}: ${unknown.join(', ')}`, {
+      [field]: [`Must be a comma list of ${known.join(', ')}`],
+    });
+  }
+  return values as T[];
+}
 
 function requireReader(viewer: Viewer): void {
   if (viewer.role === 'guest') throw forbidden('Guests cannot read alerts');
@@ -83,8 +99,8 @@ export async function listAlerts(ctx: ServerContext, caller: Caller, query: Aler
     workspaceId,
     serviceScope(caller, viewer),
     {
-      ...(query.state ? { states: query.state } : {}),
-      ...(query.severity ? { severities: query.severity } : {}),
+      ...(query.state !== undefined ? { states: commaList(query.state, ALERT_STATES, 'state') } : {}),
+      ...(query.severity !== undefined ? { severities: commaList(query.severity, ALERT_SEVERITIES, 'severity') } : {}),
       ...(teamId ? { teamId } : {}),
       ...(serviceId ? { serviceId } : {}),
     },

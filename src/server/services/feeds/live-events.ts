@@ -15,6 +15,7 @@ import {
   notificationsOfEvents,
 } from '../../db/repositories/events.js';
 import type { Db } from '../../db/repositories/workspaces.js';
+import { ALERT_WORK } from '../alerting/deliveries.js';
 import { toNotification } from './feeds.js';
 
 export interface LiveEventsOptions {
@@ -38,6 +39,7 @@ export class LiveEvents implements LiveEventsHub {
   private reconnects = 0;
   private readonly onAnnouncement = (payload: string) => this.announced(payload);
   private readonly chatWakers = new Set<() => void>();
+  private readonly alertWakers = new Set<() => void>();
 
   constructor(private readonly options: LiveEventsOptions) {}
 
@@ -66,6 +68,12 @@ export class LiveEvents implements LiveEventsHub {
       listeners.delete(listener);
       if (listeners.size === 0 && this.streams.get(k) === listeners) this.streams.delete(k);
     };
+  }
+
+  /** Calls `wake` whenever alert work was queued (deliveries, an escalation), by any process. */
+  onAlertWork(wake: () => void): () => void {
+    this.alertWakers.add(wake);
+    return () => this.alertWakers.delete(wake);
   }
 
   /** Calls `wake` whenever chat messages were queued, by any process (the chat outbox job). */
@@ -127,6 +135,10 @@ export class LiveEvents implements LiveEventsHub {
   private announced(payload: string): void {
     if (payload === 'c') {
       for (const wake of this.chatWakers) wake();
+      return;
+    }
+    if (payload === ALERT_WORK) {
+      for (const wake of this.alertWakers) wake();
       return;
     }
     if (this.streams.size === 0) return;

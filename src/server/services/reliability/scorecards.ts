@@ -16,6 +16,7 @@ import type {
   ServiceScorecard,
 } from '../../../contract/scorecards.js';
 import { SCORECARD_HISTORY_MAX_DAYS } from '../../../contract/scorecards.js';
+import { eventTitle } from '../../../domain/events.js';
 import { isAdminRole } from '../../../domain/roles.js';
 import { MS_PER_DAY, utcDate, utcDayStart } from '../../../domain/health.js';
 import {
@@ -55,6 +56,7 @@ import type { Db } from '../../db/repositories/workspaces.js';
 import { guardedTransaction } from '../../db/transactions.js';
 import type { ScorecardExemptionRow, ScorecardResultRow, ScorecardRow } from '../../db/schema.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { followSignal, type SignalMove } from '../alerting/lifecycle.js';
 import { recordEvent, type NewEvent } from '../events/record-event.js';
 import { agentColumns, type Agent } from '../accounts/agents.js';
 import type { Caller } from '../accounts/auth.js';
@@ -137,6 +139,8 @@ export async function evaluateScorecards(
   );
   const upserts: Parameters<typeof saveResults>[1]['upserts'][number][] = [];
   const announcements = new Map<string, ScorecardNews[]>();
+  /** A level that dropped opens the service's scorecard alert; one that rose again resolves it. */
+  const levelMoves = new Map<string, Omit<SignalMove, 'workspaceId'>>();
   const removals: Parameters<typeof saveResults>[1]['removals'][number][] = [];
   for (const card of cards) {
     for (const service of services) {
@@ -168,6 +172,16 @@ export async function evaluateScorecards(
       if (same) continue;
       const news = newsOf(card, service.id, before, { levelRank, rules: result.rules }, now);
       if (news.length > 0) announcements.set(key, news);
+      if (before && levelRank !== before.level_rank) {
+        const dropped = news.find((item) => item.type === 'scorecard.level_dropped');
+        levelMoves.set(key, {
+          serviceId: service.id,
+          source: 'scorecard',
+          severity: dropped ? 'warning' : null,
+          summary: dropped ? eventTitle(dropped.type, dropped.data) : `${card.row.name}: back up a level`,
+          at: new Date(now),
+        });
+      }
       upserts.push({
         scorecard_id: card.row.id,
         service_id: service.id,
@@ -198,6 +212,8 @@ export async function evaluateScorecards(
       for (const event of announcements.get(keyOf(upsert)) ?? []) {
         await recordEvent(trx, { ...event, workspace_id: workspaceId });
       }
+      const moved = levelMoves.get(keyOf(upsert));
+      if (moved) await followSignal(trx, { ...moved, workspaceId });
     }
     if (options.serviceIds === undefined) {
       for (const card of cards) await updateScorecardRow(trx, card.row.id, { evaluated_at: now });

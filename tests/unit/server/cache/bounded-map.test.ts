@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { BoundedMap } from '../../../../src/server/cache/bounded-map.js';
 
 describe('BoundedMap', () => {
-  it('gives the least recently used entries first when the weight passes the bound', () => {
+  it('gives the oldest entries first when the weight passes the bound, a used one getting a second chance', () => {
     const dropped: string[] = [];
     const map = new BoundedMap<string, number>({ maxWeight: 3, onDrop: (key) => dropped.push(key) });
     map.set('a', 1);
     map.set('b', 2);
     map.set('c', 3);
-    expect(map.get('a')).toBe(1); // a is now the most recent
+    expect(map.get('a')).toBe(1); // a was used: eviction passes it over once, moving it to the end
     map.set('d', 4);
-    expect([...map].map(([key]) => key)).toEqual(['c', 'a', 'd']);
+    expect([...map].map(([key]) => key)).toEqual(['c', 'd', 'a']);
     expect(dropped).toEqual(['b']);
-    expect(map.peek('c')).toBe(3); // a peek leaves the order
+    expect(map.peek('c')).toBe(3); // a peek is no use: c goes next
     map.set('e', 5);
     expect(map.has('c')).toBe(false);
   });

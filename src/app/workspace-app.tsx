@@ -59,6 +59,8 @@ const TeamsScreen = screen(['/teams'], () => import('./teams/teams-screen.js'));
 const CreateTeamScreen = screen(['/teams/new', '/teams/:id/teams/new'], () => import('./teams/create-team-screen.js'));
 const TeamScreen = screen(['/teams/:id/*'], () => import('./teams/team-screen.js'));
 const ScorecardsScreen = screen(['/scorecards'], () => import('./scorecards/scorecards-screen.js'));
+const AlertsScreen = screen(['/alerts'], () => import('./alerts/alerts-screen.js'));
+const AlertScreen = screen(['/alerts/:id'], () => import('./alerts/alert-screen.js'));
 const ScorecardScreen = screen(['/scorecards/:handle'], () => import('./scorecards/scorecard-screen.js'));
 const AdminScreen = screen(['/admin', '/admin/*'], () => import('./admin/admin-screen.js'));
 const BillingScreen = screen(['/billing', '/billing/*'], () => import('./billing/billing-screen.js'));
@@ -153,6 +155,8 @@ function MainArea() {
                     <Route path="/teams/:id/*" element={<TeamScreen />} />
                     <Route path="/scorecards" element={<ScorecardsScreen />} />
                     <Route path="/scorecards/:handle" element={<ScorecardScreen />} />
+                    <Route path="/alerts" element={<AlertsScreen />} />
+                    <Route path="/alerts/:id" element={<AlertScreen />} />
                     <Route path="/admin/*" element={<AdminScreen />} />
                     <Route path="/billing/*" element={<BillingScreen />} />
                     <Route path="*" element={<NotFound />} />

@@ -1,3 +1,4 @@
+import { acknowledgeWrite } from './alerts/acknowledge-write.js';
 import type { AnyWriteKind } from './local/writes.js';
 import { draftSaveWrite } from './pages/draft-writes.js';
 import { starWrite, unstarWrite } from './services/use-star.js';
@@ -14,4 +15,5 @@ export const WRITE_KINDS: readonly AnyWriteKind[] = [
   changeMuteWrite,
   unmuteWrite,
   draftSaveWrite,
+  acknowledgeWrite,
 ];

@@ -10,6 +10,7 @@
  * - 5xx, 408, 429, 401 and status 0: the server or the session cannot take it now; the replay stops and the
  *   entry stays pending (attempts counted) for the next run. A 401 means the session is gone even after the
  *   client's token refresh: the write waits for the user to log in again instead of being dropped.
+ * - an answer the sender marks `done` (a refusal the write's kind reads as "already so"): done, deleted.
  * - any other status (400, 403, 404, 409, 412, 422, ...): retrying will not help; the entry is marked
  *   `failed` with the status and message, kept for the user (retry or discard), and the replay goes on with
  *   the next entry. A 412 leaves the local draft as it is: it is the conflict the user settles.
@@ -51,6 +52,8 @@ export interface SendResult {
   message?: string;
   /** The answer's body when it refused the write (kept on the failed entry: a 412 carries the current version). */
   body?: unknown;
+  /** The write's kind reads this refusal as "already so" (an alert acknowledged first by someone else): done. */
+  done?: boolean;
 }
 
 /**
@@ -242,7 +245,7 @@ async function drain(db: LocalDb, send: OutboxSend, run: Run): Promise<ReplayRes
         return result;
       }
       const message = answer.message ? `${answer.status} ${answer.message}` : `HTTP ${answer.status}`;
-      switch (outcomeOf(answer.status)) {
+      switch (answer.done ? 'done' : outcomeOf(answer.status)) {
         case 'done':
           await db.outbox.delete(entry.seq);
           result.sent++;

@@ -124,9 +124,15 @@ export function route<O extends Operation>(
               value: page.items,
               // A page is an array: its serializer writes one item as `[item]`.
               serializeItem: (item) => serialized(reply, [item]).subarray(1, -1),
+              itemShape: operation,
             };
           }
-          return { body: serialized(reply, result), value: result, serializeItem: (item) => serialized(reply, item) };
+          return {
+            body: serialized(reply, result),
+            value: result,
+            serializeItem: (item) => serialized(reply, item),
+            itemShape: operation,
+          };
         };
         const kept = await keep(
           ctx,

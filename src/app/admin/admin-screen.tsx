@@ -3,6 +3,7 @@ import { isAdminRole } from '../../domain/roles.js';
 import { NotFound } from '../components/status-screens.js';
 import { useAuth } from '../session/auth-context.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
+import { AlertChannelsCard, AlertChannelScreen, AlertChannelsScreen } from '../alerts/index.js';
 import { ExportWorkspacePagesCard } from '../pages/index.js';
 import { ScorecardEditorScreen, ScorecardsCard } from '../scorecards/index.js';
 import { CatalogCard, CatalogScreen } from './catalog-screen.js';
@@ -11,7 +12,10 @@ import { RemoteWorkspacesCard } from './remote-workspaces-card.js';
 import { SsoProviderScreen } from './sso-provider-screen.js';
 import { StatusPageScreen, StatusPagesCard, StatusPagesScreen } from './status-pages-screen.js';
 
-/** The /admin overview's cards (spec/platform.md "Admin area"; status pages, docs/decisions.md#status-pages). */
+/**
+ * The /admin overview's cards (spec/platform.md "Admin area"; status pages, docs/decisions.md#status-pages; alert
+ * channels, docs/api.md "Alert channels").
+ */
 function AdminOverview() {
   useBreadcrumb({ name: 'Admin' });
   return (
@@ -35,6 +39,9 @@ function AdminOverview() {
         </div>
         <div className="col-12 lg:col-6">
           <ScorecardsCard />
+        </div>
+        <div className="col-12 lg:col-6">
+          <AlertChannelsCard />
         </div>
         <div className="col-12 lg:col-6">
           <CatalogCard />
@@ -62,6 +69,9 @@ export default function AdminScreen() {
       <Route path="scorecards/new" element={<ScorecardEditorScreen />} />
       <Route path="scorecards/:handle" element={<ScorecardEditorScreen />} />
       <Route path="catalog" element={<CatalogScreen />} />
+      <Route path="alert-channels" element={<AlertChannelsScreen />} />
+      <Route path="alert-channels/new" element={<AlertChannelScreen />} />
+      <Route path="alert-channels/:id" element={<AlertChannelScreen />} />
       <Route path="*" element={<NotFound />} />
     </Routes>
   );

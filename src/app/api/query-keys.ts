@@ -113,6 +113,25 @@ export const keys = {
   billingPaymentMethods: () => ['billing', 'payment-methods'] as const,
   billingUpcomingInvoice: (plan: string, quantity: number) => ['billing', 'upcoming-invoice', plan, quantity] as const,
 
+  /**
+   * Alerts (prefix): a page of the list by its filter (comma lists, '' for all), the open count of the main
+   * navigation's badge, and one alert with its timeline.
+   */
+  alerts: () => ['alerts'] as const,
+  alertLists: () => ['alerts', 'list'] as const,
+  alertList: (filter: { team: string; severity: string; state: string; cursor: number; limit: number }) =>
+    ['alerts', 'list', filter] as const,
+  openAlertCount: () => ['alerts', 'open-count'] as const,
+  alert: (id: string) => ['alerts', 'alert', id] as const,
+  /** Alert channels (prefix): the workspace's, a team's own, one channel and its delivery log. */
+  alertChannels: () => ['alert-channels'] as const,
+  workspaceAlertChannels: () => ['alert-channels', 'workspace'] as const,
+  teamAlertChannels: (team: string) => ['alert-channels', 'team', team] as const,
+  alertChannel: (id: string) => ['alert-channels', 'channel', id] as const,
+  alertChannelDeliveries: (id: string) => ['alert-channels', 'channel', id, 'deliveries'] as const,
+  /** A team's alert policy (its own, or the workspace's default it falls back to). */
+  teamAlertPolicy: (team: string) => ['team', team, 'alert-policy'] as const,
+
   /** The bell: the first page of a user's notifications with their unread count. */
   notifications: (handle: string) => ['notifications', handle] as const,
 };

@@ -19,6 +19,8 @@ export interface TextFieldProps {
   max?: number;
   autoComplete?: string;
   disabled?: boolean;
+  /** Shown while empty (a write-only secret already set says "set"). */
+  placeholder?: string;
 }
 
 /** What the control inside a LabelledControl carries, so its hint and errors are read with it. */
@@ -89,6 +91,7 @@ export function TextField({
   max,
   autoComplete,
   disabled,
+  placeholder,
 }: TextFieldProps) {
   const number = type === 'number' ? { inputMode: 'numeric' as const, min, max, step: 1 } : {};
   return (
@@ -104,6 +107,7 @@ export function TextField({
           {...number}
           autoComplete={autoComplete}
           value={value}
+          placeholder={placeholder}
           disabled={disabled}
           onChange={(event) => onChange(event.target.value)}
           onBlur={onBlur}

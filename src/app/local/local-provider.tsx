@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import type { OperationInput, Operation } from '../../contract/operation.js';
 import type { LocalDb } from '../../local/db.js';
 import type { MutateOptions } from '../../local/outbox.js';
-import type { ApiClient } from '../api/client.js';
+import { ApiError, type ApiClient } from '../api/client.js';
 import { createQueryClient } from '../api/query-client.js';
 import { useAuth } from '../session/auth-context.js';
 import type * as LocalLayer from './local-layer.js';
@@ -183,8 +183,9 @@ export function useWrite() {
         }
       } catch (error) {
         release();
-        pending.settle(queryClient, write, 'failed');
-        throw error;
+        const done = error instanceof ApiError && kind.alreadyDone?.includes(error.status);
+        pending.settle(queryClient, write, done ? 'done' : 'failed');
+        if (!done) throw error;
       }
     },
     [path, api, queryClient],

@@ -22,6 +22,11 @@ export interface WriteKind<O extends Operation = Operation, V = undefined> {
    * the write does not touch it. Must be idempotent (it is laid over again after every fetch).
    */
   overlay?(queryKey: QueryKey, data: unknown, input: OperationInput<O>, view: V): unknown;
+  /**
+   * Refusals that say the server already holds what the write asks (acknowledging an alert someone else
+   * acknowledged first: 409): the write is done, not failed, and is not kept for the user to retry.
+   */
+  alreadyDone?: readonly number[];
   /** What to read again once the write settled: sent (`done`) or refused (`failed`, the overlay was wrong). */
   invalidates(input: OperationInput<O>, outcome: WriteOutcome): QueryKey[];
   /**
@@ -97,6 +102,8 @@ export function outboxSender(api: ApiClient, kinds: WriteKinds): OutboxSend {
       });
       return { status: response.status };
     } catch (error) {
+      if (error instanceof ApiError && kind.alreadyDone?.includes(error.status))
+        return { status: error.status, done: true };
       if (error instanceof ApiError) return { status: error.status, message: error.message, body: error.data };
       throw error;
     }

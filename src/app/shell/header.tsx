@@ -17,13 +17,28 @@ import { useOnline } from '../components/use-online.js';
 import { LastSynced } from '../components/load-state.js';
 import { fromNow } from '../components/from-now.js';
 
-/** The main links: in the header on larger screens, in the main menu on phones. */
-const MAIN_NAV: ReadonlyArray<readonly [string, string]> = [
-  ['/services', 'Services'],
-  ['/teams', 'Teams'],
-  ['/scorecards', 'Scorecards'],
-  ['/users', 'Users'],
+/** The main links: in the header on larger screens, in the main menu on phones. Guests read no alerts. */
+const MAIN_NAV: ReadonlyArray<{ to: string; label: string; members?: true }> = [
+  { to: '/services', label: 'Services' },
+  { to: '/teams', label: 'Teams' },
+  { to: '/alerts', label: 'Alerts', members: true },
+  { to: '/scorecards', label: 'Scorecards' },
+  { to: '/users', label: 'Users' },
 ];
+
+/** A count beside a main link (the open alerts), by the link's path; filled in by app-shell.tsx. */
+export type NavCounts = Readonly<Partial<Record<string, number>>>;
+
+/** The count as a badge: the number shown, and said in words for assistive technology. */
+function NavCount({ count }: { count: number | undefined }) {
+  if (!count) return null;
+  return (
+    <>
+      <Badge value={count > 99 ? '99+' : count} severity="danger" className="ml-2" aria-hidden="true" />
+      <span className="beacon-visually-hidden"> ({count} open)</span>
+    </>
+  );
+}
 
 /** A notification as the bell lists it; one without `read` counts as unread. */
 export type NotificationItem = Pick<Notification, 'id' | 'message' | 'subject'> &
@@ -51,12 +66,13 @@ const isUnread = (item: NotificationItem) => item.read !== true;
 
 export function Header({
   suspended,
+  navCounts = {},
   notifications = [],
   unread,
   onRead,
   onReadAll,
   synced,
-}: BellProps & { suspended: boolean }) {
+}: BellProps & { suspended: boolean; navCounts?: NavCounts }) {
   const { state, logout, domain } = useAuth();
   const navigate = useNavigate();
   const online = useOnline();
@@ -101,7 +117,11 @@ export function Header({
     },
   ];
 
-  const navItems: MenuItem[] = MAIN_NAV.map(([to, label]) => ({ label, command: () => navigate(to) }));
+  const mainNav = MAIN_NAV.filter((link) => !link.members || role !== 'guest');
+  const navItems: MenuItem[] = mainNav.map(({ to, label }) => {
+    const count = navCounts[to];
+    return { label: count ? `${label} (${count} open)` : label, command: () => navigate(to) };
+  });
 
   return (
     <header className="beacon-header flex align-items-center gap-2 md:gap-3 px-2 md:px-4 py-2">
@@ -128,9 +148,10 @@ export function Header({
       </Link>
       {!suspended && (
         <nav aria-label="Main" className="hidden md:flex gap-1">
-          {MAIN_NAV.map(([to, label]) => (
+          {mainNav.map(({ to, label }) => (
             <NavLink key={to} to={to} className={({ isActive }) => `beacon-nav-link${isActive ? ' active' : ''}`}>
               {label}
+              <NavCount count={navCounts[to]} />
             </NavLink>
           ))}
         </nav>

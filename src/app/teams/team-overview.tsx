@@ -1,9 +1,13 @@
 import { Card } from 'primereact/card';
 import type { Team } from '../../contract/catalogue.js';
+import { TeamAlertPolicyCard } from '../alerts/index.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { TeamPublicFeed } from './team-feed.js';
 
-/** The Overview tab: the description card when there is one, then the team's public feed; no breadcrumbs. */
+/**
+ * The Overview tab: the description card when there is one, then the team's public feed; for members who cannot
+ * change it, the team's alert policy in words (its admins edit it on Settings). No breadcrumbs.
+ */
 export function TeamOverview({ team }: { team: Team }) {
   useBreadcrumb(null);
   const description = team.description?.trim();
@@ -23,6 +27,11 @@ export function TeamOverview({ team }: { team: Team }) {
           <TeamPublicFeed handle={team.handle} />
         </Card>
       </div>
+      {!team.is_admin && (
+        <div className="col-12">
+          <TeamAlertPolicyCard team={team} />
+        </div>
+      )}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { FieldGroup, type FieldGroupProps } from '../components/field-group.js';
 import { ImageSetting } from '../components/image-setting.js';
 import { useBreadcrumb } from '../shell/breadcrumb.js';
 import { useSnackbar } from '../components/snackbars.js';
+import { TeamAlertChannelsCard, TeamAlertPolicyCard } from '../alerts/index.js';
 import { TeamClientsCard } from './team-clients.js';
 import { DeleteTeamCard } from './team-delete.js';
 import { TeamPoliciesCard } from './team-policies.js';
@@ -25,7 +26,10 @@ function FieldCard({ title, ...field }: Omit<FieldGroupProps, 'label' | 'hideLab
   );
 }
 
-/** The Settings tab (team admins only): Team Logo, Name, Description, Policies, Clients, Runners and Delete Team. */
+/**
+ * The Settings tab (team admins only): Team Logo, Name, Description, Policies, Alert policy, Alert channels, Clients,
+ * Runners and Delete Team.
+ */
 export function TeamSettings({ team, onUpdated }: { team: Team; onUpdated: (team: Team) => void }) {
   const api = useApi();
   const { enqueue } = useSnackbar();
@@ -82,6 +86,8 @@ export function TeamSettings({ team, onUpdated }: { team: Team; onUpdated: (team
         </>
       )}
       <TeamPoliciesCard team={team} />
+      <TeamAlertPolicyCard team={team} />
+      <TeamAlertChannelsCard team={team} />
       <TeamClientsCard team={team} />
       <TeamRunnersCard team={team} />
       {team.managed_by ? (

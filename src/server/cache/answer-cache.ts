@@ -106,6 +106,9 @@ export interface Made {
    * between callers (shared-answers.ts).
    */
   serializeItem?: (item: Record<string, unknown>) => Buffer;
+  /** What stays the same from one making to the next for this serializer (the operation): what learned facts of its
+   * output are kept under. */
+  itemShape?: object;
 }
 
 interface Entry {

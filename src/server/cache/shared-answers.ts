@@ -29,10 +29,11 @@ type Slot =
 type Item = Record<string, unknown>;
 
 /**
- * The per-caller fields of an item: how to find one, which slot decides it, and the item with it flipped. Where a
- * field sits in the JSON is found by serializing the item once as it is and once with the field flipped: the first
- * byte where the two differ is where its `true` or `false` starts. No pattern of the JSON is assumed, only that
- * the serializer writes the same item the same way.
+ * The per-caller fields of an item: how to find one, which slot decides it, and the item with it flipped. Where the
+ * fields sit in the JSON is found by serializing the item once as it is and once with every field flipped: the bytes
+ * where the two differ are where each `true` or `false` starts, and all else must be the same. Which field is which
+ * is learned once per serializer (fieldOrderOf). No pattern of the JSON is assumed, only that the serializer writes
+ * the same item the same way.
  */
 interface Field {
   slotOf(item: Item): Slot | null | undefined;
@@ -73,19 +74,6 @@ const FIELDS: readonly Field[] = [
 const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 
-/** Where `flipped` (the item's JSON with one boolean flipped) differs from `json`: that boolean's offset, or null. */
-function flippedAt(json: Buffer, flipped: Buffer): number | null {
-  const length = Math.min(json.length, flipped.length);
-  let at = 0;
-  while (at < length && json[at] === flipped[at]) at++;
-  const [was, now] = json.subarray(at, at + 4).equals(TRUE) ? [TRUE, FALSE] : [FALSE, TRUE];
-  const same =
-    json.subarray(at, at + was.length).equals(was) &&
-    flipped.subarray(at, at + now.length).equals(now) &&
-    json.subarray(at + was.length).equals(flipped.subarray(at + now.length));
-  return same ? at : null;
-}
-
 /**
  * A body cut at its per-caller fields: the parts between them (one more than the slots), the slot of each cut, and
  * the value it held as made.
@@ -96,38 +84,101 @@ interface Cut {
   values: boolean[];
 }
 
+/** Where every `true` or `false` of `json` that `flipped` swaps starts, in order; null if they differ otherwise. */
+function swapsBetween(json: Buffer, flipped: Buffer): number[] | null {
+  const at: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < json.length && j < flipped.length) {
+    if (json[i] === flipped[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    const wasTrue = json.subarray(i, i + 4).equals(TRUE) && flipped.subarray(j, j + 5).equals(FALSE);
+    const wasFalse = json.subarray(i, i + 5).equals(FALSE) && flipped.subarray(j, j + 4).equals(TRUE);
+    if (!wasTrue && !wasFalse) return null;
+    at.push(i);
+    i += wasTrue ? 4 : 5;
+    j += wasTrue ? 5 : 4;
+  }
+  return i === json.length && j === flipped.length ? at : null;
+}
+
+/**
+ * The order in which the serializer writes an item's per-caller fields, learned once per serializer and set of
+ * fields (one serialization per field, of the first item that has them): after that an item is cut with a single
+ * extra serialization, every field flipped at once.
+ */
+const fieldOrders = new WeakMap<object, Map<string, readonly number[] | null>>();
+
+/** Field orders learned, by the fields an item has. */
+type Orders = Map<string, readonly number[] | null>;
+
+function fieldOrderOf(
+  item: Item,
+  present: readonly number[],
+  json: Buffer,
+  serializeItem: (item: Item) => Buffer,
+  orders: Orders,
+): readonly number[] | null {
+  const signature = present.join(',');
+  const known = orders.get(signature);
+  if (known !== undefined) return known;
+  const positions: { field: number; at: number }[] = [];
+  for (const field of present) {
+    const swaps = swapsBetween(json, serializeItem(FIELDS[field]!.flip(item)));
+    if (!swaps || swaps.length !== 1) {
+      orders.set(signature, null);
+      return null;
+    }
+    positions.push({ field, at: swaps[0]! });
+  }
+  const order = positions.sort((a, b) => a.at - b.at).map(({ field }) => field);
+  orders.set(signature, order);
+  return order;
+}
+
 /** An item's JSON cut at its per-caller fields. */
-function cutItem(item: Item, serializeItem: (item: Item) => Buffer): Cut | null {
+function cutItem(item: Item, serializeItem: (item: Item) => Buffer, orders: Orders): Cut | null {
   const json = serializeItem(item);
-  const found: { at: number; length: number; slot: Slot }[] = [];
-  for (const field of FIELDS) {
+  const present: number[] = [];
+  const slotOf: Slot[] = [];
+  let flipped = item;
+  for (const [index, field] of FIELDS.entries()) {
     const slot = field.slotOf(item);
     if (slot === undefined) continue;
     if (slot === null) return null;
-    const at = flippedAt(json, serializeItem(field.flip(item)));
-    if (at === null) return null;
-    found.push({ at, length: json[at] === TRUE[0] ? TRUE.length : FALSE.length, slot });
+    present.push(index);
+    slotOf[index] = slot;
+    flipped = field.flip(flipped);
   }
-  found.sort((a, b) => a.at - b.at);
+  if (present.length === 0) return { parts: [json], slots: [], values: [] };
+  const order = fieldOrderOf(item, present, json, serializeItem, orders);
+  const swaps = order && swapsBetween(json, serializeItem(flipped));
+  if (!order || !swaps || swaps.length !== order.length) return null;
   const parts: Buffer[] = [];
+  const values: boolean[] = [];
   let from = 0;
-  for (const { at, length } of found) {
+  for (const at of swaps) {
     parts.push(json.subarray(from, at));
-    from = at + length;
+    const value = json[at] === TRUE[0];
+    values.push(value);
+    from = at + (value ? TRUE.length : FALSE.length);
   }
   parts.push(json.subarray(from));
-  return { parts, slots: found.map(({ slot }) => slot), values: found.map(({ length }) => length === TRUE.length) };
+  return { parts, slots: order.map((field) => slotOf[field]!), values };
 }
 
 /** The body cut at its items' per-caller fields, or null when an item cannot be cut. */
-function cutBody(value: unknown, serializeItem: (item: Item) => Buffer): Cut | null {
+function cutBody(value: unknown, serializeItem: (item: Item) => Buffer, orders: Orders): Cut | null {
   const paged = Array.isArray(value);
   const items = (paged ? value : [value]) as Item[];
   const parts: Buffer[] = [Buffer.from(paged ? '[' : '')];
   const slots: Slot[] = [];
   const values: boolean[] = [];
   for (const [i, item] of items.entries()) {
-    const cut = cutItem(item, serializeItem);
+    const cut = cutItem(item, serializeItem, orders);
     if (!cut) return null;
     // The item's first part continues the part before it.
     const [first, ...rest] = cut.parts;
@@ -193,7 +244,13 @@ function idsIn(value: unknown, out: Set<string>): void {
 export function sharedAnswer(made: Made, value: unknown, lists: readonly string[]): SharedAnswer | null {
   const { body, serializeItem } = made;
   if (!serializeItem) return null;
-  const cut = cutBody(value, serializeItem);
+  // Learned once per operation (its serializer's order stays); without one, learned afresh for this answer.
+  let orders: Orders | undefined = made.itemShape ? fieldOrders.get(made.itemShape) : undefined;
+  if (!orders) {
+    orders = new Map();
+    if (made.itemShape) fieldOrders.set(made.itemShape, orders);
+  }
+  const cut = cutBody(value, serializeItem, orders);
   if (!cut) return null;
   const { parts, slots, values } = cut;
   const items = (Array.isArray(value) ? value : [value]) as Item[];

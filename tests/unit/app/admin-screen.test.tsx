@@ -98,6 +98,7 @@ describe('admin screen', () => {
       'Export Workspace Pages',
       'Status pages',
       'Scorecards',
+      'Alert channels',
       'Catalogue as code',
     ]);
     expect(screen.getByRole('link', { name: 'Manage the catalogue as code' }).getAttribute('href')).toBe(

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { CLIENT_SCOPES } from '../../../src/domain/scopes.js';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Client } from '../../../src/contract/clients.js';
@@ -94,8 +95,8 @@ describe('team clients card', () => {
     fireEvent.change(within(await clientsCard()).getByLabelText('Name'), { target: { value: 'Deploy Bot' } });
     fireEvent.change(within(await clientsCard()).getByLabelText('Description'), { target: { value: 'Deploys' } });
     expect(button('Save').disabled).toBe(true);
-    // All 16 scopes are offered.
-    expect(screen.getAllByRole('checkbox')).toHaveLength(16);
+    // Every scope is offered.
+    expect(screen.getAllByRole('checkbox')).toHaveLength(CLIENT_SCOPES.length);
     fireEvent.click(screen.getByLabelText('beacon.service.read'));
     fireEvent.click(screen.getByLabelText('beacon.runner.manage'));
     expect(button('Save').disabled).toBe(false);

@@ -58,6 +58,7 @@ describe('migrations', () => {
         '038-status-subscription-limits',
         '039-domain-proofs-and-source-tokens',
         '040-scorecard-touches',
+        '041-alerts',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -248,9 +248,10 @@ describe('the runner agent protocol', () => {
     expect(json(foreign)).toEqual({ accepted: 1, dropped: ['not-mine'] });
     expect(json<{ health: string }>(await call(bob, 'GET', '/api/services/gateway')).health).toBe('error');
     // The feeds say so, by the runner (docs/decisions.md#feeds).
-    const feed = json<FeedEvent[]>(await call(bob, 'GET', '/api/teams/ops/public-feed?limit=2'));
-    // One transaction, one time: either may come first.
+    const feed = json<FeedEvent[]>(await call(bob, 'GET', '/api/teams/ops/public-feed?limit=3'));
+    // One transaction, one time: any may come first. The health change also opened the service's alert (issue 50).
     expect(feed.map((event) => [event.title, event.agent_name]).sort()).toEqual([
+      ['Alert opened (Error): Health went from Good to Error', 'Beacon'],
       ['Health changed from Good to Error', 'Agent Box'],
       ['Health check Internal up is failing', 'Agent Box'],
     ]);

@@ -60,11 +60,12 @@ describe('observe tcp', () => {
   it('a silent peer is connected with an empty answer, after a short idle wait', async () => {
     const server = await serve(() => {});
     const before = performance.now();
-    const seen = await observe(tcp(`127.0.0.1:${server.port}`), guarded);
+    // A timeout far past the idle wait, so only the idle wait can end it, however late a loaded machine runs its timer.
+    const seen = await observe(tcp(`127.0.0.1:${server.port}`, { timeoutSeconds: 10 }), guarded);
     expect(seen).toMatchObject({ connected: true, body: '' });
     const took = performance.now() - before;
     expect(took).toBeGreaterThanOrEqual(TCP_IDLE_MS - 10);
-    expect(took).toBeLessThan(TCP_IDLE_MS + 500);
+    expect(took).toBeLessThan(5000);
     expect(server.connections).toBe(1);
   });
 

@@ -35,17 +35,9 @@ import { channelSettings } from '../services/alerts/channels.js';
 import { timelineRow } from '../services/alerting/lifecycle.js';
 import { alertMail, deliveryMessage, testMessage } from '../services/alerting/messages.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
-import { outboxStep } from './outbox-step.js';
+import { outboxStep, type HttpOutboxOptions } from './outbox-step.js';
 
-export interface AlertOutboxOptions {
-  pollMs?: number;
-  leaseMs?: number;
-  batchSize?: number;
-  maxAttempts?: number;
-  retryBaseMs?: number;
-  retryMaxMs?: number;
-  timeoutMs?: number;
-}
+export type AlertOutboxOptions = HttpOutboxOptions;
 
 const HOUR_MS = 3_600_000;
 

@@ -57,6 +57,17 @@ export interface OutboxStepOptions<Row extends OutboxRow> {
   order?(a: Row, b: Row): number;
 }
 
+/** How an outbox job that sends over HTTP is tuned (its defaults are the job's own; tests shorten them). */
+export interface HttpOutboxOptions {
+  pollMs?: number;
+  leaseMs?: number;
+  batchSize?: number;
+  maxAttempts?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  timeoutMs?: number;
+}
+
 export interface OutboxStep {
   /** Claims and sends due rows until none is left; answers when the next one is due (the loop's `drain`). */
   drain(isStopped: () => boolean): Promise<number | undefined>;

@@ -15,17 +15,9 @@ import { subscriptionSecretOf } from '../db/repositories/status-pages.js';
 import type { WebhookOutboxRow } from '../db/schema.js';
 import { webhookSignature } from '../crypto/webhook-signature.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
-import { outboxStep } from './outbox-step.js';
+import { outboxStep, type HttpOutboxOptions } from './outbox-step.js';
 
-export interface WebhookOutboxOptions {
-  pollMs?: number;
-  leaseMs?: number;
-  batchSize?: number;
-  maxAttempts?: number;
-  retryBaseMs?: number;
-  retryMaxMs?: number;
-  timeoutMs?: number;
-}
+export type WebhookOutboxOptions = HttpOutboxOptions;
 
 const HOUR_MS = 3_600_000;
 

@@ -485,6 +485,24 @@ describe('who may do what', () => {
     expect((await call(ws.teamMember, 'PUT', '/api/teams/payments/alert-policy', { rules: [] })).statusCode).toBe(403);
     expect((await call(ws.teamAdmin, 'PUT', '/api/alert-policy', { rules: [] })).statusCode).toBe(403);
   });
+
+  it('a team’s own channels are read by its members and admins, not by members of other teams', async () => {
+    const own = await channel(
+      ws.teamAdmin,
+      { name: 'Search pager', kind: 'email', config: { addresses: ['search@acme.example'] } },
+      'search',
+    );
+    const listed = await call(ws.teamMember, 'GET', '/api/teams/search/alert-channels');
+    expect(listed.statusCode).toBe(403);
+    expect(json<{ message: string }>(listed).message).toMatch(/team's members/);
+    expect((await call(ws.teamMember, 'GET', `/api/alert-channels/${own.id}`)).statusCode).toBe(404);
+    expect((await call(ws.teamMember, 'GET', `/api/alert-channels/${own.id}/deliveries`)).statusCode).toBe(404);
+    expect((await call(ws.teamAdmin, 'GET', `/api/alert-channels/${own.id}`)).statusCode).toBe(200);
+    expect((await call(ws.admin, 'GET', '/api/teams/search/alert-channels')).statusCode).toBe(200);
+    // Bob's own team's channels, and the workspace's, stay his to read.
+    expect((await call(ws.teamMember, 'GET', '/api/teams/payments/alert-channels')).statusCode).toBe(200);
+    expect((await call(ws.teamMember, 'GET', '/api/alert-channels')).statusCode).toBe(200);
+  });
 });
 
 describe('channels', () => {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { AlertChannel, AlertChannelCreate, AlertDelivery } from '../../../contract/alerts.js';
 import { CHANNEL_SECRETS, channelConfigs } from '../../../contract/alerts.js';
 import { DELIVERY_LOG_SIZE, type AlertChannelKind } from '../../../domain/alerts.js';
-import { canAdminTeam, type Viewer } from '../../../domain/catalogue.js';
+import { canAdminTeam, canEditService, type Viewer } from '../../../domain/catalogue.js';
 import { isAdminRole } from '../../../domain/roles.js';
 import { isoNow, type ServerContext } from '../../context.js';
 import {
@@ -93,6 +93,14 @@ async function readerViewer(ctx: ServerContext, caller: Caller): Promise<Viewer>
   return viewer;
 }
 
+/**
+ * Who may see a channel: the workspace's, every member but guests (a team's policy may name them); a team's own, its
+ * members and workspace admins (another team's channels say where that team is woken, and are none of theirs).
+ */
+function canReadChannel(viewer: Viewer, teamId: string | null): boolean {
+  return teamId === null || canEditService(viewer, teamId);
+}
+
 /** Who may change a channel: workspace admins any; a team's admins their team's. */
 function requireChannelAdmin(viewer: Viewer, teamId: string | null): void {
   if (teamId === null ? isAdminRole(viewer.role) : canAdminTeam(viewer, teamId)) return;
@@ -131,8 +139,11 @@ export async function listWorkspaceChannels(ctx: ServerContext, caller: Caller):
 }
 
 export async function listTeamChannels(ctx: ServerContext, caller: Caller, teamHandle: string) {
-  await readerViewer(ctx, caller);
+  const viewer = await readerViewer(ctx, caller);
   const team = await findTeamOr404(ctx, caller.workspace.id, teamHandle);
+  if (!canReadChannel(viewer, team.id)) {
+    throw forbidden("Only the team's members and workspace admins can see the team's alert channels");
+  }
   return toChannels(ctx, caller.workspace.id, await listChannels(ctx.database.db, caller.workspace.id, team.id));
 }
 
@@ -170,7 +181,8 @@ export async function createChannel(
 async function visibleChannel(ctx: ServerContext, caller: Caller, id: string) {
   const viewer = await readerViewer(ctx, caller);
   const row = await findChannel(ctx.database.db, caller.workspace.id, id);
-  if (!row) throw notFound(CHANNEL_NOT_FOUND);
+  // Another team's channel is answered as missing: its id says nothing to those who may not see it.
+  if (!row || !canReadChannel(viewer, row.team_id)) throw notFound(CHANNEL_NOT_FOUND);
   return { viewer, row };
 }
 

@@ -8,7 +8,12 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isoNow, type ServerContext } from '../../context.js';
-import { channelsToldOf, findAlertAnywhere, listChannelsByIds } from '../../db/repositories/alerts.js';
+import {
+  channelsToldOf,
+  findAlertAnywhere,
+  listChannelsByIds,
+  type AlertListRow,
+} from '../../db/repositories/alerts.js';
 import { findSlackLink, slackUserOf } from '../../db/repositories/slack.js';
 import { findUserByIdOrHandle } from '../../db/repositories/users.js';
 import type { AlertChannelRow } from '../../db/schema.js';
@@ -37,6 +42,35 @@ async function toldChannels(ctx: ServerContext, workspaceId: string, alertId: st
   return rows.filter((row) => row.kind === kind).map((row) => channelSettings(ctx, row));
 }
 
+/**
+ * The alert an answer names, once the answer is vouched for in its workspace. Unknown to Beacon (a test, an incident
+ * made elsewhere): undefined, received with nothing to do. The signature is judged only once the alert is known, so
+ * the answer tells nothing about other workspaces.
+ */
+async function vouchedAlert(
+  ctx: ServerContext,
+  alertId: string,
+  vouch: (workspaceId: string) => Promise<boolean>,
+): Promise<AlertListRow | undefined> {
+  const alert = await findAlertAnywhere(ctx.database.db, alertId);
+  if (alert && !(await vouch(alert.workspace_id))) throw unauthorized('The signature does not match');
+  return alert;
+}
+
+/** Applies the answer to the alert; false when it no longer applies (already acknowledged or resolved). */
+async function answer(
+  ctx: ServerContext,
+  alert: AlertListRow,
+  action: 'acknowledge' | 'resolve',
+  answerer: AlertAnswerer,
+): Promise<boolean> {
+  const outcome = await ctx.database.db
+    .transaction()
+    .execute((trx) => answerAlert(trx, alert, action, answerer, isoNow(ctx)));
+  if (outcome.applied) ctx.wakeAlerts?.();
+  return outcome.applied;
+}
+
 async function apply(
   ctx: ServerContext,
   alertId: string,
@@ -44,16 +78,8 @@ async function apply(
   answerer: AlertAnswerer,
   vouch: (workspaceId: string) => Promise<boolean>,
 ) {
-  const alert = await findAlertAnywhere(ctx.database.db, alertId);
-  // Unknown to Beacon (a test, an incident made elsewhere): received, nothing to do. Said the same way as a bad
-  // signature would be only after the alert is known, so the answer tells nothing about other workspaces.
-  if (!alert) return { received: true as const, applied: false };
-  if (!(await vouch(alert.workspace_id))) throw unauthorized('The signature does not match');
-  const outcome = await ctx.database.db
-    .transaction()
-    .execute((trx) => answerAlert(trx, alert, action, answerer, isoNow(ctx)));
-  if (outcome.applied) ctx.wakeAlerts?.();
-  return { received: true as const, applied: outcome.applied };
+  const alert = await vouchedAlert(ctx, alertId, vouch);
+  return { received: true as const, applied: alert ? await answer(ctx, alert, action, answerer) : false };
 }
 
 function parseJson(raw: Buffer): Record<string, unknown> {
@@ -150,41 +176,62 @@ export async function answerFromSlack(
         ? 'resolve'
         : undefined;
   if (payload.type !== 'block_actions' || !action || !pressed?.value) return {};
-  const alertId = pressed.value;
   const slackTeam = payload.team?.id ?? '';
-  let answerer: AlertAnswerer = {
-    userId: null,
-    name: payload.user?.username ?? payload.user?.name ?? 'Slack',
-    via: 'Slack',
-  };
-  let linkToken: string | undefined;
-  await apply(ctx, alertId, action, answerer, async (workspaceId) => {
-    // The press counts only from the Slack workspace linked to the alert's workspace.
-    const link = await findSlackLink(ctx.database.db, workspaceId, slackTeam);
-    if (!link) return false;
-    linkToken = link.token;
-    const connected = await slackUserOf(ctx.database.db, workspaceId, slackTeam, payload.user?.id ?? '');
-    const user = connected ? await findUserByIdOrHandle(ctx.database.db, workspaceId, connected.user_id) : undefined;
-    if (user) answerer = Object.assign(answerer, { userId: user.id, name: user.name });
-    return true;
-  });
-  // The message shows what happened, without its buttons.
+  const alert = await findAlertAnywhere(ctx.database.db, pressed.value);
+  if (!alert) return {};
+  // The press counts only from the Slack workspace linked to the alert's workspace.
+  const link = await findSlackLink(ctx.database.db, alert.workspace_id, slackTeam);
+  if (!link) throw unauthorized('The signature does not match');
+  const answerer = await slackAnswerer(ctx, alert.workspace_id, slackTeam, payload.user);
+  await answer(ctx, alert, action, answerer);
   const channel = payload.container?.channel_id ?? payload.channel?.id;
   const ts = payload.container?.message_ts ?? payload.message?.ts;
-  const alert = await findAlertAnywhere(ctx.database.db, alertId);
-  const workspace = alert ? await findWorkspaceById(ctx.database.db, alert.workspace_id) : undefined;
-  if (channel && ts && alert && workspace && linkToken) {
-    const note = { severity: alert.severity, state: alert.state, at: isoNow(ctx), by: answerer.name };
-    const message = await deliveryMessage(
-      ctx,
-      { id: '', action, message: JSON.stringify(note) } as never,
-      alert,
-      workspace,
-    );
-    const client = slackClient(slack, ctx.secretBox.open(linkToken), { timeoutMs: 2500 });
-    await client.chat.update({ channel, ts, ...slackAlertMessage(message) }).catch((error: unknown) => {
-      ctx.logger.warn({ err: error }, 'could not update the Slack alert message');
-    });
-  }
+  if (channel && ts)
+    await showAnswerInSlack(ctx, { linkToken: link.token, channel, ts, alertId: alert.id, action, by: answerer.name });
   return {};
+}
+
+/** The Slack user acts as their connected Beacon user when they have one, else under their Slack name. */
+async function slackAnswerer(
+  ctx: ServerContext,
+  workspaceId: string,
+  slackTeam: string,
+  user: SlackPayload['user'],
+): Promise<AlertAnswerer> {
+  const connected = await slackUserOf(ctx.database.db, workspaceId, slackTeam, user?.id ?? '');
+  const beaconUser = connected
+    ? await findUserByIdOrHandle(ctx.database.db, workspaceId, connected.user_id)
+    : undefined;
+  return beaconUser
+    ? { userId: beaconUser.id, name: beaconUser.name, via: 'Slack' }
+    : { userId: null, name: user?.username ?? user?.name ?? 'Slack', via: 'Slack' };
+}
+
+/** The pressed message, updated to show the alert as it now is, without the buttons that no longer apply. */
+async function showAnswerInSlack(
+  ctx: ServerContext,
+  press: {
+    linkToken: string;
+    channel: string;
+    ts: string;
+    alertId: string;
+    action: 'acknowledge' | 'resolve';
+    by: string;
+  },
+) {
+  const db = ctx.database.db;
+  const alert = await findAlertAnywhere(db, press.alertId);
+  const workspace = alert ? await findWorkspaceById(db, alert.workspace_id) : undefined;
+  if (!alert || !workspace || !ctx.config.slack) return;
+  const note = { severity: alert.severity, state: alert.state, at: isoNow(ctx), by: press.by };
+  const message = await deliveryMessage(
+    ctx,
+    { id: '', action: press.action, message: JSON.stringify(note) } as never,
+    alert,
+    workspace,
+  );
+  const client = slackClient(ctx.config.slack, ctx.secretBox.open(press.linkToken), { timeoutMs: 2500 });
+  await client.chat
+    .update({ channel: press.channel, ts: press.ts, ...slackAlertMessage(message) })
+    .catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not update the Slack alert message'));
 }

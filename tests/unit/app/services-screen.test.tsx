@@ -207,8 +207,10 @@ describe('service settings', () => {
     });
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Save Name' })).toBeNull());
     // The service is replaced: the breadcrumb follows.
-    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
-    expect(within(crumbs).getByRole('link', { name: 'Payments API' })).toBeTruthy();
+    await waitFor(() => {
+      const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+      expect(within(crumbs).getByRole('link', { name: 'Payments API' })).toBeTruthy();
+    });
   });
 
   it('shows what a catalogue source decides as text with where to change it, and keeps health and visibility', async () => {

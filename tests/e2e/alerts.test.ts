@@ -97,14 +97,11 @@ const alertRow = (page: Page, alert: Alert) =>
 describe('alerts in the browser', () => {
   it('lists the alerts, acknowledges one in place, and shows its page with the timeline, then resolves it', async () => {
     const { page, close } = await open(1366, 900);
-    const alertsLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Alerts/ });
-    // The badge counts the open alerts (the demo's own too, if it has some).
-    // Waited for as the page's own state (the first count is read after the shell starts, which a loaded machine
-    // slows past expect.poll's one second).
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: /^Alerts \(\d+ open\)$/ })
-      .waitFor();
+    const mainNav = page.getByRole('navigation', { name: 'Main' });
+    const alertsLink = mainNav.getByRole('link', { name: /^Alerts/ });
+    // The badge counts the open alerts (the demo's own too, if it has some). Waited for as the page's own state:
+    // the first count is read after the shell starts, which a loaded machine slows past expect.poll's one second.
+    await mainNav.getByRole('link', { name: /^Alerts \(\d+ open\)$/ }).waitFor();
     // The number is shown as a badge (hidden from assistive technology, which hears the words).
     expect(await alertsLink.textContent()).toMatch(/^Alerts\d+ \(\d+ open\)$/);
     await alertsLink.click();

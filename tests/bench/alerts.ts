@@ -25,7 +25,16 @@ import { policyColumns } from '../../src/server/services/alerting/policy.js';
 import { setServiceHealth } from '../../src/server/services/catalogue/service-health.js';
 import { SHARED_RUNNER_AGENT } from '../../src/server/services/accounts/agents.js';
 import { freshDatabase, type TestEngine } from '../support/database.js';
-import { DOMAIN, enginesToRun, insertInBatches, positiveNumber, registerAndLogIn, settle } from './harness.js';
+import {
+  DOMAIN,
+  enginesToRun,
+  insertInBatches,
+  positiveNumber,
+  registerAndLogIn,
+  serviceRows,
+  settle,
+  teamRows,
+} from './harness.js';
 
 const SERVICES = positiveNumber(process.env.BENCH_SERVICES, 10_000, 'BENCH_SERVICES');
 const WAVE = positiveNumber(process.env.BENCH_WAVE, 1000, 'BENCH_WAVE');
@@ -54,33 +63,14 @@ async function startReceiver(): Promise<{ port: number; child: ChildProcess }> {
 
 async function seed(ctx: ServerContext, workspaceId: string, receiverPort: number) {
   const now = new Date().toISOString();
-  const teams = Array.from({ length: TEAMS }, (_, i) => ({
-    id: randomUUID(),
-    workspace_id: workspaceId,
-    handle: `team-${i}`,
-    name: `Team ${i}`,
-    description: null,
-    icon_asset_id: null,
-    parent_id: null,
-    created_at: now,
-  }));
+  const teams = teamRows(workspaceId, TEAMS, now);
   await insertInBatches(ctx, 'teams', teams);
-  const services = Array.from({ length: SERVICES }, (_, i) => ({
-    id: randomUUID(),
-    workspace_id: workspaceId,
-    handle: `svc-${i}`,
-    name: `Service ${i}`,
-    description: null,
-    owner_team_id: teams[i % TEAMS]!.id,
-    visibility: 'workspace',
-    stage: 'live',
-    health: 'good',
-    icon_asset_id: null,
-    links: '[]',
-    starred_count: 0,
-    created_at: now,
-    updated_at: now,
-  }));
+  const services = serviceRows(
+    workspaceId,
+    SERVICES,
+    teams.map((team) => team.id),
+    { now },
+  );
   await insertInBatches(ctx, 'services', services);
   const db = ctx.database.db;
   const channels = teams.map((team) => ({

@@ -25,7 +25,7 @@ import type { Database } from '../../src/server/db/schema.js';
 import { issueSessionToken } from '../../src/server/services/accounts/auth.js';
 import { sha256 } from '../../src/server/crypto/secrets.js';
 import { freshDatabase } from '../support/database.js';
-import { DOMAIN, enginesToRun, positiveNumber, registerAndLogIn, runBench } from './harness.js';
+import { DOMAIN, enginesToRun, positiveNumber, registerAndLogIn, runBench, teamRows } from './harness.js';
 import { seedUsers } from './seed-users.js';
 
 const STREAMS = 1000;
@@ -52,16 +52,7 @@ async function insertRows<T extends keyof Database>(ctx: ServerContext, table: T
 /** Teams of TEAM_SIZE users, one service each; the users' sessions and access tokens. */
 async function seedTeams(ctx: ServerContext, workspaceId: string, users: { id: string }[]) {
   const now = new Date().toISOString();
-  const teams = Array.from({ length: Math.ceil(users.length / TEAM_SIZE) }, (_, i) => ({
-    id: randomUUID(),
-    workspace_id: workspaceId,
-    handle: `team-${i}`,
-    name: `Team ${i}`,
-    description: null,
-    icon_asset_id: null,
-    parent_id: null,
-    created_at: now,
-  }));
+  const teams = teamRows(workspaceId, Math.ceil(users.length / TEAM_SIZE), now);
   await insertRows(ctx, 'teams', teams);
   await insertRows(
     ctx,

@@ -6,9 +6,8 @@
  * from the graph cache after the first (cache/graph-cache.ts). Target (issue 13): p99 under 50 ms at 50
  * connections, on both engines.
  */
-import { randomUUID } from 'node:crypto';
 import { random } from '../support/random.js';
-import { graphServices, insertDependencies, insertInBatches, runBench } from './harness.js';
+import { graphServices, insertDependencies, insertInBatches, runBench, teamRows } from './harness.js';
 
 const TEAMS = 100;
 const SERVICES = 10_000;
@@ -16,16 +15,7 @@ const DEPENDENCIES = 30_000;
 
 await runBench(`Beacon graph bench (${SERVICES} services, ${DEPENDENCIES} dependencies)`, async (ctx, workspaceId) => {
   const now = new Date().toISOString();
-  const teams = Array.from({ length: TEAMS }, (_, i) => ({
-    id: randomUUID(),
-    workspace_id: workspaceId,
-    handle: `team-${i}`,
-    name: `Team ${i}`,
-    description: null,
-    icon_asset_id: null,
-    parent_id: null,
-    created_at: now,
-  }));
+  const teams = teamRows(workspaceId, TEAMS, now);
   await insertInBatches(ctx, 'teams', teams);
   const services = graphServices(
     workspaceId,

@@ -103,31 +103,55 @@ function portOf(app: FastifyInstance): number {
   return (app.server.address() as AddressInfo).port;
 }
 
-/** Inserts rows in batches that stay under SQLite's and PostgreSQL's bound-parameter limits. */
-/** A team `ops` and `count` live services it owns, inserted directly; the services, in order. */
-export async function seedTeamAndServices(ctx: ServerContext, workspaceId: string, count: number, now: string) {
-  const team = { id: randomUUID(), workspace_id: workspaceId, handle: 'ops', name: 'Ops', description: null };
-  await insertInBatches(ctx, 'teams', [{ ...team, icon_asset_id: null, parent_id: null, created_at: now }]);
-  const services = Array.from({ length: count }, (_, i) => ({
+/** `count` team rows `team-0`, `team-1`, ... of a workspace, for direct insertion. */
+export function teamRows(workspaceId: string, count: number, now: string) {
+  return Array.from({ length: count }, (_, i) => ({
     id: randomUUID(),
     workspace_id: workspaceId,
-    handle: `svc-${i}`,
+    handle: `team-${i}`,
+    name: `Team ${i}`,
+    description: null,
+    icon_asset_id: null,
+    parent_id: null,
+    created_at: now,
+  }));
+}
+
+/** `count` live service rows `${prefix}-${i}`, owned in turn by `teamIds`, for direct insertion. */
+export function serviceRows(
+  workspaceId: string,
+  count: number,
+  teamIds: readonly string[],
+  { now, prefix = 'svc', health = () => 'good' }: { now: string; prefix?: string; health?: (i: number) => string },
+) {
+  return Array.from({ length: count }, (_, i) => ({
+    id: randomUUID(),
+    workspace_id: workspaceId,
+    handle: `${prefix}-${i}`,
     name: `Service ${i}`,
     description: null,
-    owner_team_id: team.id,
+    icon_asset_id: null,
+    owner_team_id: teamIds[i % teamIds.length]!,
     visibility: 'workspace',
     stage: 'live',
-    health: 'good',
-    icon_asset_id: null,
+    health: health(i),
     links: '[]',
     starred_count: 0,
     created_at: now,
     updated_at: now,
   }));
+}
+
+/** A team `ops` and `count` live services it owns, inserted directly; the services, in order. */
+export async function seedTeamAndServices(ctx: ServerContext, workspaceId: string, count: number, now: string) {
+  const team = { id: randomUUID(), workspace_id: workspaceId, handle: 'ops', name: 'Ops', description: null };
+  await insertInBatches(ctx, 'teams', [{ ...team, icon_asset_id: null, parent_id: null, created_at: now }]);
+  const services = serviceRows(workspaceId, count, [team.id], { now });
   await insertInBatches(ctx, 'services', services);
   return services;
 }
 
+/** Inserts rows in batches that stay under SQLite's and PostgreSQL's bound-parameter limits. */
 export async function insertInBatches<T extends object>(
   ctx: ServerContext,
   table:
@@ -159,22 +183,7 @@ export async function insertInBatches<T extends object>(
  */
 export function graphServices(workspaceId: string, count: number, teamIds: readonly string[], prefix: string) {
   const now = new Date().toISOString();
-  return Array.from({ length: count }, (_, i) => ({
-    id: randomUUID(),
-    workspace_id: workspaceId,
-    handle: `${prefix}-${i}`,
-    name: `Service ${i}`,
-    description: null,
-    icon_asset_id: null,
-    owner_team_id: teamIds[i % teamIds.length]!,
-    visibility: 'workspace',
-    stage: 'live',
-    health: HEALTHS[i % HEALTHS.length]!,
-    links: '[]',
-    starred_count: 0,
-    created_at: now,
-    updated_at: now,
-  }));
+  return serviceRows(workspaceId, count, teamIds, { now, prefix, health: (i) => HEALTHS[i % HEALTHS.length]! });
 }
 
 /** Inserts the dependencies `[from, to]` between `services` (by index). */

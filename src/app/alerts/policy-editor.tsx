@@ -338,86 +338,58 @@ export function PolicyEditor({
       pending={save.isPending}
       errors={refused?.form}
     >
-      <section className="flex flex-column gap-3" aria-labelledby="alert-policy-rules">
-        <h3 id="alert-policy-rules" className="text-lg font-semibold m-0">
-          Rules
-        </h3>
-        <p className="m-0 text-700">Which channels hear of an alert, by its severity.</p>
-        {draft.rules.length === 0 ? (
-          <p className="m-0 text-600">No rules yet: alerts of this team reach only the bell.</p>
-        ) : (
-          <ol className="list-none p-0 m-0 flex flex-column gap-3" aria-label="Rules">
-            {draft.rules.map((rule, index) => (
-              <li key={rule.key}>
-                <RuleFields
-                  rule={rule}
-                  index={index}
-                  channels={channels}
-                  errors={errors}
-                  onChange={(next) => setRule(rule.key, next)}
-                  onRemove={() => {
-                    change({ rules: draft.rules.filter((other) => other.key !== rule.key) });
-                    document.getElementById(policyIds.addRule)?.focus();
-                  }}
-                />
-              </li>
-            ))}
-          </ol>
-        )}
-        <div>
-          <Button
-            type="button"
-            id={policyIds.addRule}
-            label="Add rule"
-            icon="pi pi-plus"
-            outlined
-            disabled={draft.rules.length >= MAX_RULES}
-            onClick={() => change({ rules: [...draft.rules, newRule()] })}
+      <ListSection
+        id="alert-policy-rules"
+        title="Rules"
+        description="Which channels hear of an alert, by its severity."
+        empty="No rules yet: alerts of this team reach only the bell."
+        listLabel="Rules"
+        items={draft.rules}
+        renderItem={(rule, index, remove) => (
+          <RuleFields
+            rule={rule}
+            index={index}
+            channels={channels}
+            errors={errors}
+            onChange={(next) => setRule(rule.key, next)}
+            onRemove={remove}
           />
-        </div>
-      </section>
-      <section className="flex flex-column gap-3" aria-labelledby="alert-policy-escalation">
-        <h3 id="alert-policy-escalation" className="text-lg font-semibold m-0">
-          Escalation
-        </h3>
-        <p className="m-0 text-700">Whom to tell, and when, while nobody acknowledges the alert.</p>
-        {draft.levels.length > 0 && (
-          <ol className="list-none p-0 m-0 flex flex-column gap-3" aria-label="Escalation levels">
-            {draft.levels.map((level, index) => (
-              <li key={level.key}>
-                <LevelFields
-                  level={level}
-                  index={index}
-                  channels={channels}
-                  names={names}
-                  errors={errors}
-                  onChange={(next) => setLevel(level.key, next)}
-                  onRemove={() => {
-                    change({ levels: draft.levels.filter((other) => other.key !== level.key) });
-                    document.getElementById(policyIds.addLevel)?.focus();
-                  }}
-                />
-              </li>
-            ))}
-          </ol>
         )}
-        <div>
-          <Button
-            type="button"
-            id={policyIds.addLevel}
-            label="Add level"
-            icon="pi pi-plus"
-            outlined
-            disabled={draft.levels.length >= MAX_LEVELS}
-            onClick={() => {
-              const last = draft.levels[draft.levels.length - 1];
-              const after = last ? Number(last.minutes) + 15 : 0;
-              change({
-                levels: [...draft.levels, newLevel(Number.isFinite(after) ? Math.min(after, MAX_AFTER_MINUTES) : 0)],
-              });
-            }}
+        onRemove={(key) => change({ rules: draft.rules.filter((other) => other.key !== key) })}
+        addId={policyIds.addRule}
+        addLabel="Add rule"
+        max={MAX_RULES}
+        onAdd={() => change({ rules: [...draft.rules, newRule()] })}
+      />
+      <ListSection
+        id="alert-policy-escalation"
+        title="Escalation"
+        description="Whom to tell, and when, while nobody acknowledges the alert."
+        listLabel="Escalation levels"
+        items={draft.levels}
+        renderItem={(level, index, remove) => (
+          <LevelFields
+            level={level}
+            index={index}
+            channels={channels}
+            names={names}
+            errors={errors}
+            onChange={(next) => setLevel(level.key, next)}
+            onRemove={remove}
           />
-        </div>
+        )}
+        onRemove={(key) => change({ levels: draft.levels.filter((other) => other.key !== key) })}
+        addId={policyIds.addLevel}
+        addLabel="Add level"
+        max={MAX_LEVELS}
+        onAdd={() => {
+          const last = draft.levels[draft.levels.length - 1];
+          const after = last ? Number(last.minutes) + 15 : 0;
+          change({
+            levels: [...draft.levels, newLevel(Number.isFinite(after) ? Math.min(after, MAX_AFTER_MINUTES) : 0)],
+          });
+        }}
+      >
         <div className="beacon-alert-number">
           <TextField
             id={policyIds.repeat}
@@ -431,7 +403,7 @@ export function PolicyEditor({
             error={errors[errorKeys.repeat] ?? null}
           />
         </div>
-      </section>
+      </ListSection>
       <div className="flex flex-column gap-1">
         <div className="flex align-items-center gap-2">
           <Checkbox
@@ -447,5 +419,75 @@ export function PolicyEditor({
         </small>
       </div>
     </EditorFrame>
+  );
+}
+
+/**
+ * A titled section of the policy: its list of items (rules or levels), each removable, and the button that adds one.
+ * Removing an item moves the focus to that button, so a keyboard user is not left on nothing.
+ */
+function ListSection<T extends { key: string }>({
+  id,
+  title,
+  description,
+  empty,
+  listLabel,
+  items,
+  renderItem,
+  onRemove,
+  addId,
+  addLabel,
+  max,
+  onAdd,
+  children,
+}: {
+  id: string;
+  title: string;
+  description: string;
+  /** Shown instead of the list when it is empty; without it an empty list shows nothing. */
+  empty?: string;
+  listLabel: string;
+  items: readonly T[];
+  renderItem: (item: T, index: number, remove: () => void) => ReactNode;
+  onRemove: (key: string) => void;
+  addId: string;
+  addLabel: string;
+  max: number;
+  onAdd: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <section className="flex flex-column gap-3" aria-labelledby={id}>
+      <h3 id={id} className="text-lg font-semibold m-0">
+        {title}
+      </h3>
+      <p className="m-0 text-700">{description}</p>
+      {items.length === 0 ? (
+        empty && <p className="m-0 text-600">{empty}</p>
+      ) : (
+        <ol className="list-none p-0 m-0 flex flex-column gap-3" aria-label={listLabel}>
+          {items.map((item, index) => (
+            <li key={item.key}>
+              {renderItem(item, index, () => {
+                onRemove(item.key);
+                document.getElementById(addId)?.focus();
+              })}
+            </li>
+          ))}
+        </ol>
+      )}
+      <div>
+        <Button
+          type="button"
+          id={addId}
+          label={addLabel}
+          icon="pi pi-plus"
+          outlined
+          disabled={items.length >= max}
+          onClick={onAdd}
+        />
+      </div>
+      {children}
+    </section>
   );
 }

@@ -223,7 +223,17 @@ const answeredTarget = z.union([
 
 export const alertPolicy = z
   .object({
-    rules: z.array(z.object({ severities: z.array(alertSeverity), channels: z.array(z.string()) })),
+    rules: z.array(
+      z.object({
+        severities: z.array(alertSeverity),
+        channels: z.array(z.string()),
+        channel_names: z
+          .array(z.string())
+          .describe(
+            "The names of the rule's channels that still exist, in order: readable by those who cannot list them",
+          ),
+      }),
+    ),
     escalation: z.array(
       z.object({ after_minutes: z.number(), after_seconds: z.number().int(), targets: z.array(answeredTarget) }),
     ),

@@ -486,6 +486,31 @@ describe('who may do what', () => {
     expect((await call(ws.teamAdmin, 'PUT', '/api/alert-policy', { rules: [] })).statusCode).toBe(403);
   });
 
+  it('a member who may not list a team’s channels still reads its policy’s rules by the channels’ names', async () => {
+    const own = await channel(
+      ws.teamAdmin,
+      { name: 'Search night desk', kind: 'email', config: { addresses: ['night@acme.example'] } },
+      'search',
+    );
+    const saved = await call(ws.teamAdmin, 'PUT', '/api/teams/search/alert-policy', {
+      rules: [{ severities: ['critical'], channels: [own.id] }],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await call(ws.teamMember, 'GET', '/api/teams/search/alert-channels')).statusCode).toBe(403);
+    const read = await call(ws.teamMember, 'GET', '/api/teams/search/alert-policy');
+    expect(read.statusCode, read.body).toBe(200);
+    expect(json<AlertPolicy>(read)).toMatchObject({
+      source: 'team',
+      permissions: { edit: false },
+      rules: [{ severities: ['critical'], channels: [own.id], channel_names: ['Search night desk'] }],
+    });
+    // A deleted channel leaves the names, not a gap the reader cannot explain.
+    expect((await call(ws.teamAdmin, 'DELETE', `/api/alert-channels/${own.id}`)).statusCode).toBe(204);
+    const after = json<AlertPolicy>(await call(ws.teamMember, 'GET', '/api/teams/search/alert-policy'));
+    expect(after.rules[0]!.channel_names).toEqual([]);
+    await call(ws.teamAdmin, 'PUT', '/api/teams/search/alert-policy', { rules: [] });
+  });
+
   it('a team’s own channels are read by its members and admins, not by members of other teams', async () => {
     const own = await channel(
       ws.teamAdmin,

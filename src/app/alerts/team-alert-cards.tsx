@@ -38,8 +38,7 @@ function usePolicyChannels(team: string): { channels: AlertChannel[]; pending: b
 }
 
 /** The policy in words, for those who may read it but not change it. */
-function PolicySummary({ policy, channels }: { policy: AlertPolicy; channels: readonly AlertChannel[] }) {
-  const channelName = (id: string) => channels.find((channel) => channel.id === id)?.name ?? 'A channel';
+function PolicySummary({ policy }: { policy: AlertPolicy }) {
   return (
     <div className="flex flex-column gap-3">
       <div>
@@ -53,7 +52,7 @@ function PolicySummary({ policy, channels }: { policy: AlertPolicy; channels: re
                 {ALERT_SEVERITIES.filter((severity) => rule.severities.includes(severity))
                   .map(healthLabel)
                   .join(', ')}
-                : {rule.channels.length === 0 ? 'no channel' : rule.channels.map(channelName).join(', ')}
+                : {rule.channel_names.length === 0 ? 'no channel' : rule.channel_names.join(', ')}
               </li>
             ))}
           </ul>
@@ -107,7 +106,7 @@ export function TeamAlertPolicyCard({ team }: { team: Team }) {
               <PolicyEditor key={JSON.stringify(saved)} team={team.handle} policy={saved} channels={channels} />
             </>
           ) : (
-            <PolicySummary policy={saved} channels={channels} />
+            <PolicySummary policy={saved} />
           )}
         </div>
       )}

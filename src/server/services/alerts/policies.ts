@@ -32,7 +32,10 @@ async function readerViewer(ctx: ServerContext, caller: Caller): Promise<Viewer>
   return viewer;
 }
 
-/** The stored policy as answered: targets by handle and name, those that no longer exist left out. */
+/**
+ * The stored policy as answered: targets by handle and name, those that no longer exist left out; each rule's channels
+ * also by name, so a member who may not list the channels still reads whom the policy tells.
+ */
 async function toPolicy(
   ctx: ServerContext,
   workspaceId: string,
@@ -44,7 +47,10 @@ async function toPolicy(
   const targets = policy.escalation.flatMap((level) => level.targets);
   const userIds = targets.flatMap((t) => ('user' in t ? [t.user] : []));
   const teamIds = targets.flatMap((t) => ('team' in t ? [t.team] : []));
-  const channelIds = targets.flatMap((t) => ('channel' in t ? [t.channel] : []));
+  const channelIds = [
+    ...targets.flatMap((t) => ('channel' in t ? [t.channel] : [])),
+    ...policy.rules.flatMap((rule) => rule.channels),
+  ];
   const [users, teams, channels] = await Promise.all([
     listUserRefsByIds(db, workspaceId, userIds),
     teamIds.length > 0 ? listTeamHandlesByIds(db, workspaceId, teamIds) : Promise.resolve([]),
@@ -67,7 +73,13 @@ async function toPolicy(
     return channel ? [{ channel: channel.id, name: channel.name }] : [];
   };
   return {
-    rules: policy.rules,
+    rules: policy.rules.map((rule) => ({
+      ...rule,
+      channel_names: rule.channels.flatMap((id) => {
+        const channel = channelById.get(id);
+        return channel ? [channel.name] : [];
+      }),
+    })),
     escalation: policy.escalation.map((level) => ({
       after_minutes: level.afterSeconds / 60,
       after_seconds: level.afterSeconds,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert, AlertChannel, AlertPolicy, AlertWithTimeline } from '../../src/contract/alerts.js';
 import {
   apiCall,
+  apiInviteAndJoin,
   apiToken,
   choose,
   horizontalOverflow,
@@ -336,4 +337,42 @@ describe('alerts in the browser', () => {
     expect((await getAlert(offline.id)).state).toBe('acknowledged');
     await context.close();
   }, 120_000);
+
+  it('shows a member who is no admin of the team its policy in words, naming the channels, at 1366 and 390 px', async () => {
+    await apiInviteAndJoin(beacon, 'demo', token, 'Rita Reader', 'rita');
+    const memberEmail = 'rita@demo.test';
+    // The team's own channel, which a member of no standing in the team may not list: the card names it all the same.
+    const own = await api<AlertChannel>(
+      'POST',
+      `/teams/${TEAM.handle}/alert-channels`,
+      { name: 'Pager desk mail', kind: 'email', config: { addresses: ['desk@pager.test'] } },
+      201,
+    );
+    // Last of the file: it replaces the policy the editor saved.
+    await api('PUT', `/teams/${TEAM.handle}/alert-policy`, {
+      rules: [
+        { severities: ['critical'], channels: [mailChannel.id] },
+        { severities: ['warning', 'error'], channels: [own.id] },
+      ],
+    });
+    for (const [width, height] of [
+      [1366, 900],
+      [390, 844],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width, height } });
+      const page = await context.newPage();
+      await logIn(page, beacon, 'demo', memberEmail, 'Str0ng-pass');
+      await page.goto(url(`/teams/${TEAM.handle}`));
+      const card = page.locator('#team-alert-policy');
+      await card.getByText(`Critical: ${mailChannel.name}`).waitFor();
+      await card.getByText(`Warning, Error: ${own.name}`).waitFor();
+      expect(await card.getByText('A channel').count()).toBe(0);
+      expect(await card.getByRole('button', { name: 'Save' }).count()).toBe(0);
+      await card.getByText('The levels do not repeat.', { exact: false }).waitFor();
+      expect(await horizontalOverflow(page)).toBe(0);
+      await settled(page);
+      await screenshot(page, `alerts-policy-read-${width}`);
+      await context.close();
+    }
+  });
 });

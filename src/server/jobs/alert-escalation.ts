@@ -36,12 +36,33 @@ export function startAlertEscalation(ctx: ServerContext, options: { pollMs?: num
   const db = ctx.database.db;
   const log = ctx.logger.child({ job: 'alert-escalation' });
 
-  const escalate = async (due: AlertRow) => {
+  /**
+   * The workspaces and policies one batch of due steps reads, each read once: a wave's steps share a few teams, and
+   * on PostgreSQL every read is a round trip that waits for the pool beside the wave's writes. A batch lasts
+   * moments, so "the policy as it is now" still holds.
+   */
+  const batchReads = () => {
+    const workspaces = new Map<string, ReturnType<typeof findWorkspaceById>>();
+    const policies = new Map<string, Promise<ReturnType<typeof parsePolicy>>>();
+    const once = <T>(map: Map<string, T>, key: string, read: () => T): T => {
+      if (!map.has(key)) map.set(key, read());
+      return map.get(key)!;
+    };
+    return {
+      workspace: (id: string) => once(workspaces, id, () => findWorkspaceById(db, id)),
+      policy: (workspaceId: string, teamId: string) =>
+        once(policies, `${workspaceId} ${teamId}`, async () =>
+          parsePolicy(await effectivePolicy(db, workspaceId, teamId)),
+        ),
+    };
+  };
+
+  const escalate = async (due: AlertRow, reads: ReturnType<typeof batchReads>) => {
     const alert = await findAlert(db, due.workspace_id, due.id);
-    const workspace = await findWorkspaceById(db, due.workspace_id);
+    const workspace = await reads.workspace(due.workspace_id);
     if (!alert || !workspace) return;
     // The policy as it is now: the service's team today, its levels today.
-    const policy = parsePolicy(await effectivePolicy(db, alert.workspace_id, alert.team_id));
+    const policy = await reads.policy(alert.workspace_id, alert.team_id);
     const openedAt = Date.parse(alert.opened_at);
     const done = due.escalation_round === null ? null : { round: due.escalation_round, level: due.escalation_level! };
     const step = nextEscalation(policy.escalation, policy.repeat, openedAt, done);
@@ -130,9 +151,10 @@ export function startAlertEscalation(ctx: ServerContext, options: { pollMs?: num
   const drain = async (isStopped: () => boolean): Promise<number | undefined> => {
     for (;;) {
       const due = await listDueEscalations(db, new Date().toISOString(), BATCH);
+      const reads = batchReads();
       for (const alert of due) {
         if (isStopped()) return undefined;
-        await escalate(alert).catch(async (error: unknown) => {
+        await escalate(alert, reads).catch(async (error: unknown) => {
           log.error({ err: error, alertId: alert.id }, 'could not escalate; trying again shortly');
           // Tried again later, not at once: a step that keeps failing must not spin the loop.
           await postponeEscalation(db, alert, new Date(Date.now() + RETRY_MS).toISOString()).catch(() => {});

@@ -26,11 +26,14 @@ export const NO_POLICY = 'This team has no alert policy yet: its alerts reach on
 
 const cardTitle = (text: string) => <h2 className="text-xl font-semibold m-0">{text}</h2>;
 
-/** The channels a team's policy may name: the workspace's and the team's own (each empty while it loads or is refused). */
-function usePolicyChannels(team: string): { channels: AlertChannel[]; pending: boolean } {
+/**
+ * The channels a team's policy may name: the workspace's and the team's own (each empty while it loads or is refused).
+ * Read only for the editor: the policy in words names its channels itself.
+ */
+function usePolicyChannels(team: string, enabled: boolean): { channels: AlertChannel[]; pending: boolean } {
   const api = useApi();
-  const workspace = useQuery(getWorkspaceChannelsQueryOptions(api));
-  const own = useQuery(getTeamChannelsQueryOptions(api, team));
+  const workspace = useQuery({ ...getWorkspaceChannelsQueryOptions(api), enabled });
+  const own = useQuery({ ...getTeamChannelsQueryOptions(api, team), enabled });
   return {
     channels: [...(workspace.data ?? []), ...(own.data ?? [])],
     pending: workspace.isPending || own.isPending,
@@ -88,9 +91,9 @@ function PolicySummary({ policy }: { policy: AlertPolicy }) {
 export function TeamAlertPolicyCard({ team }: { team: Team }) {
   const api = useApi();
   const policy = useQuery(getTeamPolicyQueryOptions(api, team.handle));
-  const { channels, pending } = usePolicyChannels(team.handle);
-  if (policy.isError && !policy.data) return null;
   const saved = policy.data;
+  const { channels, pending } = usePolicyChannels(team.handle, saved?.permissions.edit === true);
+  if (policy.isError && !saved) return null;
   return (
     <Card title={cardTitle('Alert policy')} id="team-alert-policy">
       {!saved || (saved.permissions.edit && pending) ? (

@@ -5,13 +5,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert, AlertChannel, AlertDelivery, AlertPolicy, AlertWithTimeline } from '../../src/contract/alerts.js';
+import { findChannel } from '../../src/server/db/repositories/alerts.js';
 import { startAlertEscalation } from '../../src/server/jobs/alert-escalation.js';
 import { startAlertOutbox } from '../../src/server/jobs/alert-outbox.js';
 import type { OutboxLoop } from '../../src/server/jobs/outbox-loop.js';
+import { queueTest } from '../../src/server/services/alerting/deliveries.js';
 import { createHmac } from 'node:crypto';
 import { AlertVendorsStandIn } from '../support/alert-vendors-stand-in.js';
 import { SlackStandIn } from '../support/slack-stand-in.js';
-import { createClient, createService, createTeam, seedWorkspace, type SeededWorkspace } from '../support/fixtures.js';
+import {
+  createClient,
+  createService,
+  createTeam,
+  seedWorkspace,
+  workspaceIdOf,
+  type SeededWorkspace,
+} from '../support/fixtures.js';
 import { linkIn } from '../support/mail-catcher.js';
 import { callAs, json, startTestServer, type Member, type TestServer } from '../support/server.js';
 import { until } from '../support/until.js';
@@ -575,6 +584,36 @@ describe('channels', () => {
     const log = json<AlertDelivery[]>(await call(ws.admin, 'GET', `/api/alert-channels/${made.id}/deliveries`));
     expect(log.some((row) => row.code === 500 && row.error)).toBe(true);
     await server.mail.waitFor(ws.admin.email, (m) => m.subject === '[Beacon] Alert channel Flaky is failing');
+  });
+
+  it('keeps a channel’s last 100 attempts in its delivery log, newest first', async () => {
+    const made = await channel(ws.admin, {
+      name: 'Chatty',
+      kind: 'webhook',
+      config: { url: `${vendors.url}/hooks/chatty` },
+    });
+    const row = await findChannel(server.ctx.database.db, await workspaceIdOf(server, ws.domain), made.id);
+    const queued: string[] = [];
+    for (let i = 0; i < 130; i++) {
+      // Each a millisecond apart: the log's order is the order they were queued in.
+      const at = new Date(Date.parse('2026-12-01T10:00:00Z') + i).toISOString();
+      queued.push((await queueTest(server.ctx.database.db, row!, at, 'Ada')).id);
+    }
+    outbox.wake();
+    const kept = () =>
+      server.ctx.database.db
+        .selectFrom('alert_deliveries')
+        .select('status')
+        .where('channel_id', '=', made.id)
+        .execute();
+    // Every one sent, and the older 30 trimmed (a batch at a time).
+    await until(async () => {
+      const rows = await kept();
+      return rows.length === 100 && rows.every((row) => row.status === 'sent') ? true : undefined;
+    }, 20_000);
+    const log = json<AlertDelivery[]>(await call(ws.admin, 'GET', `/api/alert-channels/${made.id}/deliveries`));
+    expect(log.map((delivery) => delivery.id)).toEqual(queued.slice(30).reverse());
+    expect(log.every((delivery) => delivery.status === 'sent' && delivery.code === 200)).toBe(true);
   });
 
   it('refuses bad input with a clear error and writes nothing', async () => {

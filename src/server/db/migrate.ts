@@ -41,6 +41,7 @@ import { statusSubscriptionLimitsMigration } from './migrations/038-status-subsc
 import { domainProofsAndSourceTokensMigration } from './migrations/039-domain-proofs-and-source-tokens.js';
 import { scorecardTouchesMigration } from './migrations/040-scorecard-touches.js';
 import { alertsMigration } from './migrations/041-alerts.js';
+import { alertListOrderMigration } from './migrations/042-alert-list-order.js';
 
 /** One ordered list of migrations; each is written once and runs on both engines. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -86,6 +87,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '039-domain-proofs-and-source-tokens': domainProofsAndSourceTokensMigration(),
     '040-scorecard-touches': scorecardTouchesMigration(engine),
     '041-alerts': alertsMigration(),
+    '042-alert-list-order': alertListOrderMigration(),
   };
 }
 

@@ -10,7 +10,6 @@ import type { ServerContext } from '../context.js';
 import {
   claimEscalationStep,
   effectivePolicy,
-  findAlert,
   insertTimeline,
   listChannelsByIds,
   listDueEscalations,
@@ -22,56 +21,49 @@ import {
 import { announce, insertEvents, insertNotifications } from '../db/repositories/events.js';
 import { enqueueMails } from '../db/repositories/mail-outbox.js';
 import { findWorkspaceById } from '../db/repositories/workspaces.js';
-import type { AlertRow } from '../db/schema.js';
 import { queueDeliveries, type DeliveryNote } from '../services/alerting/deliveries.js';
 import { timelineRow } from '../services/alerting/lifecycle.js';
 import { alertMail, deliveryMessage } from '../services/alerting/messages.js';
 import { parsePolicy } from '../services/alerting/policy.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
+import { readOnce } from './read-once.js';
 
 const BATCH = 100;
+/**
+ * Steps taken side by side: each is a few round trips, so one at a time falls behind a wave of alerts on PostgreSQL;
+ * fewer than the pool's connections, so requests still find one.
+ */
+const AT_ONCE = 4;
 const RETRY_MS = 30_000;
 
 export function startAlertEscalation(ctx: ServerContext, options: { pollMs?: number } = {}): OutboxLoop {
   const db = ctx.database.db;
   const log = ctx.logger.child({ job: 'alert-escalation' });
 
-  /**
-   * The workspaces and policies one batch of due steps reads, each read once: a wave's steps share a few teams, and
-   * on PostgreSQL every read is a round trip that waits for the pool beside the wave's writes. A batch lasts
-   * moments, so "the policy as it is now" still holds.
-   */
-  const batchReads = () => {
-    const workspaces = new Map<string, ReturnType<typeof findWorkspaceById>>();
-    const policies = new Map<string, Promise<ReturnType<typeof parsePolicy>>>();
-    const once = <T>(map: Map<string, T>, key: string, read: () => T): T => {
-      if (!map.has(key)) map.set(key, read());
-      return map.get(key)!;
-    };
-    return {
-      workspace: (id: string) => once(workspaces, id, () => findWorkspaceById(db, id)),
-      policy: (workspaceId: string, teamId: string) =>
-        once(policies, `${workspaceId} ${teamId}`, async () =>
-          parsePolicy(await effectivePolicy(db, workspaceId, teamId)),
-        ),
-    };
-  };
+  /** What one batch of due steps reads once (read-once.ts): a wave's steps share a few workspaces and teams. */
+  const batchReads = () => ({
+    workspace: readOnce((id) => findWorkspaceById(db, id)),
+    policy: readOnce(async (key) => {
+      const [workspaceId, teamId] = key.split(' ') as [string, string];
+      return parsePolicy(await effectivePolicy(db, workspaceId, teamId));
+    }),
+  });
 
-  const escalate = async (due: AlertRow, reads: ReturnType<typeof batchReads>) => {
-    const alert = await findAlert(db, due.workspace_id, due.id);
-    const workspace = await reads.workspace(due.workspace_id);
-    if (!alert || !workspace) return;
+  const escalate = async (alert: AlertListRow, reads: ReturnType<typeof batchReads>) => {
+    const workspace = await reads.workspace(alert.workspace_id);
+    if (!workspace) return;
     // The policy as it is now: the service's team today, its levels today.
-    const policy = await reads.policy(alert.workspace_id, alert.team_id);
+    const policy = await reads.policy(`${alert.workspace_id} ${alert.team_id}`);
     const openedAt = Date.parse(alert.opened_at);
-    const done = due.escalation_round === null ? null : { round: due.escalation_round, level: due.escalation_level! };
+    const done =
+      alert.escalation_round === null ? null : { round: alert.escalation_round, level: alert.escalation_level! };
     const step = nextEscalation(policy.escalation, policy.repeat, openedAt, done);
     const following = step ? nextEscalation(policy.escalation, policy.repeat, openedAt, step) : null;
     const at = new Date().toISOString();
     await db.transaction().execute(async (trx) => {
-      const claimed = await claimEscalationStep(trx, due, {
-        round: step?.round ?? due.escalation_round ?? 0,
-        level: step?.level ?? due.escalation_level ?? 0,
+      const claimed = await claimEscalationStep(trx, alert, {
+        round: step?.round ?? alert.escalation_round ?? 0,
+        level: step?.level ?? alert.escalation_level ?? 0,
         nextAt: following ? new Date(following.at).toISOString() : null,
       });
       if (!claimed || !step) return;
@@ -152,13 +144,17 @@ export function startAlertEscalation(ctx: ServerContext, options: { pollMs?: num
     for (;;) {
       const due = await listDueEscalations(db, new Date().toISOString(), BATCH);
       const reads = batchReads();
-      for (const alert of due) {
+      for (let i = 0; i < due.length; i += AT_ONCE) {
         if (isStopped()) return undefined;
-        await escalate(alert, reads).catch(async (error: unknown) => {
-          log.error({ err: error, alertId: alert.id }, 'could not escalate; trying again shortly');
-          // Tried again later, not at once: a step that keeps failing must not spin the loop.
-          await postponeEscalation(db, alert, new Date(Date.now() + RETRY_MS).toISOString()).catch(() => {});
-        });
+        await Promise.all(
+          due.slice(i, i + AT_ONCE).map((alert) =>
+            escalate(alert, reads).catch(async (error: unknown) => {
+              log.error({ err: error, alertId: alert.id }, 'could not escalate; trying again shortly');
+              // Tried again later, not at once: a step that keeps failing must not spin the loop.
+              await postponeEscalation(db, alert, new Date(Date.now() + RETRY_MS).toISOString()).catch(() => {});
+            }),
+          ),
+        );
       }
       if (due.length < BATCH) break;
     }

@@ -36,6 +36,7 @@ import { timelineRow } from '../services/alerting/lifecycle.js';
 import { alertMail, deliveryMessage, testMessage } from '../services/alerting/messages.js';
 import { startOutboxLoop, type OutboxLoop } from './outbox-loop.js';
 import { outboxStep, type HttpOutboxOptions } from './outbox-step.js';
+import { readOnce } from './read-once.js';
 
 export type AlertOutboxOptions = HttpOutboxOptions;
 
@@ -118,8 +119,17 @@ export function startAlertOutbox(ctx: ServerContext, options: AlertOutboxOptions
   /** Counts the attempt on its channel and its log, and says on the alert's timeline what came of it. */
   const recordOutcome = async (row: AlertDeliveryRow, channel: AlertChannelRow, outcome: Outcome) => {
     const at = new Date().toISOString();
-    await recordAttempt(db, row.id, { code: outcome.code, at });
-    const { becameFailing } = await countDeliveryOutcome(db, channel.id, outcome.ok, CHANNEL_FAILING_AFTER);
+    // A delivery that went is marked sent with its answer's code, in one statement (markSent below).
+    if (outcome.ok) sentCodes.set(row.id, { code: outcome.code, attempted_at: at });
+    else await recordAttempt(db, row.id, { code: outcome.code, at });
+    // A success on a channel that had no failures when this batch read it, and none in this batch since, has
+    // nothing to reset: one round trip less a delivery. (Another process's failure in those moments is reset by the
+    // next batch's success.)
+    const clean = outcome.ok && channel.failures_in_row === 0 && !channel.failing && !batch.failed.has(channel.id);
+    if (!outcome.ok) batch.failed.add(channel.id);
+    const { becameFailing } = clean
+      ? { becameFailing: false }
+      : await countDeliveryOutcome(db, channel.id, outcome.ok, CHANNEL_FAILING_AFTER);
     if (row.alert_id && (outcome.ok || outcome.final)) {
       const kind = outcome.ok ? 'told' : 'delivery_failed';
       const message = outcome.ok
@@ -132,17 +142,36 @@ export function startAlertOutbox(ctx: ServerContext, options: AlertOutboxOptions
         }),
       ]);
     }
-    await trimChannelDeliveries(db, channel.id, DELIVERY_LOG_SIZE);
     if (becameFailing) await tellKeepers(channel);
   };
 
+  /**
+   * What one claimed batch reads once (read-once.ts): its deliveries share a few channels, workspaces and alerts.
+   */
+  const batchReads = () => ({
+    channel: readOnce((key) => {
+      const [workspaceId, id] = key.split(' ') as [string, string];
+      return findChannel(db, workspaceId, id);
+    }),
+    workspace: readOnce((id) => findWorkspaceById(db, id)),
+    alert: readOnce((key) => {
+      const [workspaceId, id] = key.split(' ') as [string, string];
+      return findAlert(db, workspaceId, id);
+    }),
+    /** The channels a delivery of this batch failed on. */
+    failed: new Set<string>(),
+  });
+  let batch = batchReads();
+  /** The answer's code of each delivery sent and not yet marked. */
+  const sentCodes = new Map<string, { code: number; attempted_at: string }>();
+
   const send = async (row: AlertDeliveryRow) => {
-    const channel = await findChannel(db, row.workspace_id, row.channel_id);
-    const workspace = await findWorkspaceById(db, row.workspace_id);
+    const channel = await batch.channel(`${row.workspace_id} ${row.channel_id}`);
+    const workspace = await batch.workspace(row.workspace_id);
     if (!channel || !workspace) return 'settled' as const; // Removed since: its deliveries went with it.
     let message: AlertMessage;
     if (row.alert_id) {
-      const alert = await findAlert(db, row.workspace_id, row.alert_id);
+      const alert = await batch.alert(`${row.workspace_id} ${row.alert_id}`);
       if (!alert) return 'settled' as const;
       message = await deliveryMessage(ctx, row, alert, workspace);
     } else {
@@ -190,8 +219,16 @@ export function startAlertOutbox(ctx: ServerContext, options: AlertOutboxOptions
 
   const step = outboxStep<AlertDeliveryRow>({
     store: {
-      claim: (claim) => claimDue(db, 'alert_deliveries', claim),
-      markSent: (id, by, now) => markSent(db, 'alert_deliveries', id, by, now),
+      claim: (claim) => {
+        // The rows claimed now are sent before the next claim (outbox-step.ts): a batch's reads start afresh here.
+        batch = batchReads();
+        return claimDue(db, 'alert_deliveries', claim);
+      },
+      markSent: (id, by, now) => {
+        const attempt = sentCodes.get(id);
+        sentCodes.delete(id);
+        return markSent(db, 'alert_deliveries', id, by, now, attempt);
+      },
       markFailed: (id, by, failure) => markFailed(db, 'alert_deliveries', id, by, failure),
       nextDue: () => nextDue(db, 'alert_deliveries'),
     },
@@ -207,6 +244,11 @@ export function startAlertOutbox(ctx: ServerContext, options: AlertOutboxOptions
     retryAfterMs: retryAfterOf,
     describe: messageOf,
     send,
+    // Each channel's log once a batch: it holds at most a batch more than the 100 its reads show.
+    afterBatch: async (rows) => {
+      for (const row of rows) sentCodes.delete(row.id); // One whose recording failed was never marked.
+      await trimChannelDeliveries(db, [...new Set(rows.map((row) => row.channel_id))], DELIVERY_LOG_SIZE);
+    },
   });
 
   const loop = startOutboxLoop({ pollMs, log, drain: step.drain });

@@ -55,6 +55,8 @@ export interface OutboxStepOptions<Row extends OutboxRow> {
   retryAfterMs?(error: unknown): number | undefined;
   /** When given, a batch is sent one row at a time in this order; otherwise all its rows at once. */
   order?(a: Row, b: Row): number;
+  /** After each batch's rows are sent or failed: bookkeeping a batch needs once, not once a row. */
+  afterBatch?(rows: readonly Row[]): Promise<void>;
 }
 
 /** How an outbox job that sends over HTTP is tuned (its defaults are the job's own; tests shorten them). */
@@ -127,6 +129,7 @@ export function outboxStep<Row extends OutboxRow>(options: OutboxStepOptions<Row
             if (result.status === 'rejected') failedToRecord(result.reason);
           }
         }
+        await options.afterBatch?.(rows).catch(failedToRecord);
         if (isStopped()) return undefined;
       }
       return store.nextDue();

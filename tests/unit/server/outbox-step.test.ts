@@ -109,6 +109,31 @@ describe('the outbox step', () => {
     expect(failed).toEqual([]);
   });
 
+  it('runs the batch bookkeeping once a batch, after its rows are marked; its failure is logged, not thrown', async () => {
+    const { store, sent, failed } = memoryStore([1, 2, 3].map((n) => ({ id: `r${n}`, attempts: 0, order: n })));
+    const batches: { rows: string[]; markedBefore: number }[] = [];
+    const logger = log();
+    const step = outboxStep({
+      ...options,
+      ...backoff,
+      store,
+      log: logger,
+      send: async (row) => {
+        if (row.id === 'r2') throw new Error('refused');
+      },
+      afterBatch: async (rows) => {
+        batches.push({ rows: rows.map((row) => row.id), markedBefore: sent.length + failed.length });
+        if (batches.length === 2) throw new Error('the database went away');
+      },
+    });
+    expect(await step.drain(() => false)).toBe(42);
+    expect(batches).toEqual([
+      { rows: ['r1', 'r2'], markedBefore: 2 },
+      { rows: ['r3'], markedBefore: 3 },
+    ]);
+    expect(logger.error).toHaveBeenCalledWith(expect.anything(), 'could not record a thing attempt');
+  });
+
   it('stops claiming once stopped', async () => {
     const { store, sent } = memoryStore([1, 2, 3].map((n) => ({ id: `r${n}`, attempts: 0, order: n })));
     const step = outboxStep({ ...options, ...backoff, store, log: log(), send: async () => undefined });

@@ -1,8 +1,9 @@
-import type { Insertable, Updateable } from 'kysely';
+import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
 import type { AlertSeverity, AlertSource, AlertState } from '../../../domain/alerts.js';
 import type { Visibility } from '../../../domain/catalogue.js';
 import type {
   AlertChannelRow,
+  Database,
   AlertChannelsTable,
   AlertDeliveriesTable,
   AlertDeliveryRow,
@@ -83,26 +84,41 @@ export function listAlerts(
   filter: AlertFilter,
   page: { cursor: number; limit: number },
 ): Promise<Paged<AlertListRow>> {
-  const narrow = <Q extends ReturnType<typeof alertsWithService>>(query: Q) => {
+  // The alert's own columns, for the page and the total alike.
+  const ofAlerts = <Q extends SelectQueryBuilder<Database, 'alerts', object>>(query: Q): Q => {
     let q = query.where('alerts.workspace_id', '=', workspaceId);
-    if (!scope.all) q = q.where(visibleTo(workspaceId, scope));
     if (filter.states?.length) q = q.where('alerts.state', 'in', [...filter.states]);
     if (filter.severities?.length) q = q.where('alerts.severity', 'in', [...filter.severities]);
-    if (filter.teamId) q = q.where('services.owner_team_id', '=', filter.teamId);
     if (filter.serviceId) q = q.where('alerts.service_id', '=', filter.serviceId);
-    return q;
+    return q as Q;
   };
-  const rows = narrow(alertsWithService(db))
-    .orderBy('alerts.opened_at', 'desc')
-    .orderBy('alerts.id')
-    .offset(page.cursor)
-    .limit(page.limit)
-    .execute();
-  const count = narrow(alertsWithService(db))
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return pageAndCount(rows, count);
+  let rows = ofAlerts(alertsWithService(db));
+  if (!scope.all) rows = rows.where(visibleTo(workspaceId, scope));
+  if (filter.teamId) rows = rows.where('services.owner_team_id', '=', filter.teamId);
+  // The total reads the services only for what it must (visibility, the team): joined, 10,000 open alerts took
+  // five times as long to count on PostgreSQL.
+  let total = ofAlerts(db.selectFrom('alerts')).select((eb) => eb.fn.countAll<number | string>().as('n'));
+  if (!scope.all || filter.teamId)
+    total = total.where(
+      'alerts.service_id',
+      'in',
+      db
+        .selectFrom('services')
+        .select('services.id')
+        .where('services.workspace_id', '=', workspaceId)
+        .$if(!scope.all, (qb) => qb.where(visibleTo(workspaceId, scope)))
+        .$if(filter.teamId !== undefined, (qb) => qb.where('services.owner_team_id', '=', filter.teamId!)),
+    );
+  return pageAndCount(
+    // Both descending: the order of the alerts_by_workspace index (migration 042), so a page stops at its size.
+    rows
+      .orderBy('alerts.opened_at', 'desc')
+      .orderBy('alerts.id', 'desc')
+      .offset(page.cursor)
+      .limit(page.limit)
+      .execute(),
+    total.executeTakeFirstOrThrow(),
+  );
 }
 
 export async function insertAlert(db: Db, row: Insertable<AlertsTable>): Promise<void> {
@@ -125,14 +141,12 @@ export async function updateAlertIf(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Alerts whose next escalation step is due, oldest first. */
-export function listDueEscalations(db: Db, now: string, limit: number): Promise<AlertRow[]> {
-  return db
-    .selectFrom('alerts')
-    .selectAll()
-    .where('next_escalation_at', 'is not', null)
-    .where('next_escalation_at', '<=', now)
-    .orderBy('next_escalation_at')
+/** Alerts whose next escalation step is due, oldest first, with their service and its team now. */
+export function listDueEscalations(db: Db, now: string, limit: number): Promise<AlertListRow[]> {
+  return alertsWithService(db)
+    .where('alerts.next_escalation_at', 'is not', null)
+    .where('alerts.next_escalation_at', '<=', now)
+    .orderBy('alerts.next_escalation_at')
     .limit(limit)
     .execute();
 }
@@ -402,27 +416,33 @@ export async function recordAttempt(db: Db, id: string, attempt: { code: number 
     .execute();
 }
 
-/** Keeps the newest `keep` deliveries of a channel that are done (sent or failed); older ones go. */
-export async function trimChannelDeliveries(db: Db, channelId: string, keep: number): Promise<void> {
-  const cutoff = await db
+/**
+ * Keeps the newest `keep` deliveries of each of these channels; older ones that are done (sent or failed) go, in one
+ * statement for a batch's channels.
+ */
+export async function trimChannelDeliveries(db: Db, channelIds: readonly string[], keep: number): Promise<void> {
+  if (channelIds.length === 0) return;
+  const ranked = db
     .selectFrom('alert_deliveries')
-    .select(['created_at', 'id'])
-    .where('channel_id', '=', channelId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(keep)
-    .limit(1)
-    .executeTakeFirst();
-  if (!cutoff) return;
+    .select((eb) => [
+      'alert_deliveries.id',
+      'alert_deliveries.status',
+      eb.fn
+        .agg<number>('row_number')
+        .over((over) => over.partitionBy('channel_id').orderBy('created_at', 'desc').orderBy('id', 'desc'))
+        .as('newest'),
+    ])
+    .where('channel_id', 'in', [...channelIds]);
   await db
     .deleteFrom('alert_deliveries')
-    .where('channel_id', '=', channelId)
-    .where('status', '<>', 'pending')
-    .where((eb) =>
-      eb.or([
-        eb('created_at', '<', cutoff.created_at),
-        eb.and([eb('created_at', '=', cutoff.created_at), eb('id', '<=', cutoff.id)]),
-      ]),
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom(ranked.as('ranked'))
+        .select('ranked.id')
+        .where('ranked.newest', '>', keep)
+        .where('ranked.status', '<>', 'pending'),
     )
     .execute();
 }

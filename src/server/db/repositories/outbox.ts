@@ -74,18 +74,21 @@ export async function nextDue(db: Db, table: OutboxTable): Promise<number | unde
   return row?.next ? Date.parse(row.next) : undefined;
 }
 
-/** Marks a leased row sent (with `forget`: payload columns to clear); false when `owner` no longer held it. */
+/**
+ * Marks a leased row sent, with `also`: payload columns to clear, or the table's own columns of the attempt (in the
+ * same statement); false when `owner` no longer held it.
+ */
 export async function markSent(
   db: Db,
   table: OutboxTable,
   id: string,
   owner: string,
   now: string,
-  forget: Record<string, string> = {},
+  also: Record<string, string | number | null> = {},
 ): Promise<boolean> {
   const result = await db
     .updateTable(table as 'chat_outbox')
-    .set({ ...forget, status: 'sent', sent_at: now, lease_owner: null, lease_until: null, last_error: null })
+    .set({ ...also, status: 'sent', sent_at: now, lease_owner: null, lease_until: null, last_error: null })
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .executeTakeFirst();

@@ -38,9 +38,9 @@ export interface HealthChange {
 /** Sets the health if it differs; true when it changed (then logged and announced). */
 export async function setServiceHealth(trx: Db, change: HealthChange): Promise<boolean> {
   const iso = change.at.toISOString();
+  // Locks the service's row (PostgreSQL) until the commit: the health read here is the one that changes.
   const from = await currentServiceHealth(trx, change.workspaceId, change.serviceId);
-  const changed = await changeServiceHealth(trx, change.workspaceId, change.serviceId, change.health, iso);
-  if (!changed) return false;
+  if (from === undefined || from === change.health) return false;
   await recordHealthTransition(trx, {
     workspace_id: change.workspaceId,
     service_id: change.serviceId,
@@ -51,20 +51,24 @@ export async function setServiceHealth(trx: Db, change: HealthChange): Promise<b
   await followHealth(trx, {
     workspaceId: change.workspaceId,
     serviceId: change.serviceId,
-    from: from ?? null,
+    from,
     to: change.health,
     at: change.at,
   });
-  if (change.announce === false) return true;
-  await recordEvent(trx, {
-    workspace_id: change.workspaceId,
-    profile_type: 'service',
-    profile_id: change.serviceId,
-    type: 'service.health_changed',
-    ...agentColumns(change.agent),
-    data: { health: change.health, ...(from ? { from } : {}), source: change.source },
-    created_at: iso,
-  });
+  if (change.announce !== false)
+    await recordEvent(trx, {
+      workspace_id: change.workspaceId,
+      profile_type: 'service',
+      profile_id: change.serviceId,
+      type: 'service.health_changed',
+      ...agentColumns(change.agent),
+      data: { health: change.health, from, source: change.source },
+      created_at: iso,
+    });
+  // Last, so the lock it takes is held only to the commit: its triggers bump the workspace's catalogue and graph
+  // versions (migrations 012, 021), one row that every write to the workspace's services waits on
+  // (docs/decisions.md#health-maths).
+  await changeServiceHealth(trx, change.workspaceId, change.serviceId, change.health, iso);
   return true;
 }
 

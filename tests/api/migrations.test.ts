@@ -59,6 +59,7 @@ describe('migrations', () => {
         '039-domain-proofs-and-source-tokens',
         '040-scorecard-touches',
         '041-alerts',
+        '042-alert-list-order',
       ]);
       expect(await migrateToLatest(handle)).toEqual([]);
     } finally {

@@ -20,6 +20,12 @@ export type Engine = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
+  /**
+   * What background jobs (outboxes, escalation, the shared runner, sweeps) query through: on PostgreSQL the same
+   * pool, of which they may hold only a share at once ({@link JOBS_SHARE}), so a burst of their work never leaves a
+   * request waiting for a connection; on SQLite `db` itself.
+   */
+  jobs: Kysely<Database>;
   engine: Engine;
   /** PostgreSQL: the schema the tables live in. */
   schema?: string;
@@ -73,6 +79,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const stopOptimizing = keepStatisticsFresh(db, SQLITE_OPTIMIZE_EVERY_MS);
     return {
       db,
+      jobs: db,
       engine: 'sqlite',
       close: async () => {
         stopOptimizing();
@@ -111,7 +118,59 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     end: () => pool.end(),
   };
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: connecting }) });
-  return { db, engine: 'postgres', schema: options.schema ?? 'public', close: () => db.destroy() };
+  const jobsShare = Math.max(1, Math.floor((options.poolSize ?? 10) * JOBS_SHARE));
+  const jobs = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gated(connecting.connect, jobsShare) }) });
+  return { db, jobs, engine: 'postgres', schema: options.schema ?? 'public', close: () => db.destroy() };
+}
+
+/**
+ * The share of the pool background jobs may hold at once. Measured (`npm run bench:alerts`, PostgreSQL): with the
+ * alert outbox's 50 deliveries of a batch queued for the pool, a `GET /api/alerts` waited behind them at every query.
+ */
+export const JOBS_SHARE = 0.6;
+
+/**
+ * Connections of the pool, at most `limit` checked out through here at once (the others wait their turn). Ending
+ * it ends nothing: the pool is the handle's, closed with it.
+ */
+function gated(connect: () => Promise<pg.PoolClient>, limit: number) {
+  let held = 0;
+  const waiting: (() => void)[] = [];
+  const acquire = () => {
+    if (held < limit) {
+      held += 1;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  // A freed place goes to the next in line, else it is free.
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else held -= 1;
+  };
+  return {
+    async connect() {
+      await acquire();
+      let client: pg.PoolClient;
+      try {
+        client = await connect();
+      } catch (error) {
+        release();
+        throw error;
+      }
+      // The pool gives each checkout its own release: this one frees the place too.
+      const giveBack = client.release.bind(client);
+      let given = false;
+      client.release = (error?: Error | boolean) => {
+        if (!given) release();
+        given = true;
+        giveBack(error);
+      };
+      return client;
+    },
+    end: async () => {},
+  };
 }
 
 /** How often the read thread checkpoints the WAL. */

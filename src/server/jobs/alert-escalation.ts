@@ -37,7 +37,7 @@ const AT_ONCE = 4;
 const RETRY_MS = 30_000;
 
 export function startAlertEscalation(ctx: ServerContext, options: { pollMs?: number } = {}): OutboxLoop {
-  const db = ctx.database.db;
+  const db = ctx.database.jobs;
   const log = ctx.logger.child({ job: 'alert-escalation' });
 
   /** What one batch of due steps reads once (read-once.ts): a wave's steps share a few workspaces and teams. */

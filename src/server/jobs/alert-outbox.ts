@@ -49,7 +49,7 @@ export function startAlertOutbox(ctx: ServerContext, options: AlertOutboxOptions
   const pollMs = options.pollMs ?? 5000;
   const maxAttempts = options.maxAttempts ?? 8;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const db = ctx.database.db;
+  const db = ctx.database.jobs;
   const owner = randomUUID();
   const log = ctx.logger.child({ job: 'alert-outbox' });
   const dispatcher: Dispatcher = ctx.config.allowPrivateTargets ? new Agent() : createGuardedAgent();

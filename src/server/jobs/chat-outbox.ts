@@ -91,7 +91,7 @@ export function startChatOutbox(ctx: ServerContext, options: ChatOutboxOptions =
   const maxAttempts = options.maxAttempts ?? 10;
   const retryBaseMs = options.retryBaseMs ?? 30_000;
   const retryMaxMs = options.retryMaxMs ?? HOUR_MS;
-  const db = ctx.database.db;
+  const db = ctx.database.jobs;
   const owner = randomUUID();
   const log = ctx.logger.child({ job: 'chat-outbox' });
 

@@ -12,7 +12,7 @@ export function startEventRetention(ctx: ServerContext): { stop(): void; run(): 
   const run = async () => {
     try {
       const before = new Date(ctx.now().getTime() - ctx.config.eventRetentionDays * DAY_MS).toISOString();
-      const deleted = await deleteEventsBefore(ctx.database.db, before);
+      const deleted = await deleteEventsBefore(ctx.database.jobs, before);
       if (deleted > 0) ctx.logger.info({ deleted }, 'old events deleted');
       return deleted;
     } catch (error) {

@@ -64,7 +64,7 @@ export function startMailOutbox(ctx: ServerContext, options: MailOutboxOptions =
   const maxAttempts = Math.max(1, options.maxAttempts ?? ctx.config.mailMaxAttempts);
   const retryBaseMs = options.retryBaseMs ?? ctx.config.mailRetrySeconds * 1000;
   const retryMaxMs = options.retryMaxMs ?? HOUR_MS;
-  const db = ctx.database.db;
+  const db = ctx.database.jobs;
   const owner = randomUUID();
   const log = ctx.logger.child({ job: 'mail-outbox' });
   if (!ctx.config.smtpUrl) {

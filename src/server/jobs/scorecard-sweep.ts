@@ -18,7 +18,7 @@ const SWEEP_MS = 5 * 60_000;
 /** Answers how many results changed. */
 export async function sweepScorecards(ctx: ServerContext): Promise<number> {
   let changed = 0;
-  for (const workspaceId of await workspacesWithScorecards(ctx.database.db)) {
+  for (const workspaceId of await workspacesWithScorecards(ctx.database.jobs)) {
     changed += await evaluateScorecards(ctx, workspaceId);
   }
   return changed;
@@ -60,7 +60,7 @@ async function refreshTouched(ctx: ServerContext, touches: readonly ScorecardTou
     if (touch.team_id) touched.teams.add(touch.team_id);
   }
   for (const [workspaceId, touched] of byWorkspace) {
-    const ids = await servicesTouched(ctx.database.db, workspaceId, [...touched.services], [...touched.teams]);
+    const ids = await servicesTouched(ctx.database.jobs, workspaceId, [...touched.services], [...touched.teams]);
     if (ids.size > WHOLE_WORKSPACE) await evaluateScorecards(ctx, workspaceId);
     else if (ids.size > 0) await evaluateScorecards(ctx, workspaceId, { serviceIds: [...ids] });
   }
@@ -89,7 +89,7 @@ export function startScorecardRefresh(
     let touches = untried;
     untried = [];
     try {
-      const taken = await takeScorecardTouches(ctx.database.db, TAKE_LIMIT);
+      const taken = await takeScorecardTouches(ctx.database.jobs, TAKE_LIMIT);
       touches = [...touches, ...taken];
       if (touches.length > 0) await refreshTouched(ctx, touches);
       return taken.length === TAKE_LIMIT;

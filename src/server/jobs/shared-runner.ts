@@ -71,7 +71,7 @@ export function startSharedRunner(ctx: ServerContext, options: SharedRunnerOptio
   const retentionMs = options.retentionMs ?? 10 * 60_000;
   const maxInFlight = options.maxInFlight ?? 500;
   const leaseMs = options.leaseMs ?? Math.max(3 * reloadMs, reloadMs + 2 * LEASE_MARGIN_MS);
-  const db = ctx.database.db;
+  const db = ctx.database.jobs;
   const owner = randomUUID();
   const log = ctx.logger.child({ job: 'shared-runner', runner: owner });
 

@@ -29,7 +29,7 @@ export function startWebhookOutbox(ctx: ServerContext, options: WebhookOutboxOpt
   const retryBaseMs = options.retryBaseMs ?? 30_000;
   const retryMaxMs = options.retryMaxMs ?? HOUR_MS;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const db = ctx.database.db;
+  const db = ctx.database.jobs;
   const owner = randomUUID();
   const log = ctx.logger.child({ job: 'webhook-outbox' });
   const dispatcher: Dispatcher = ctx.config.allowPrivateTargets ? new Agent() : createGuardedAgent();

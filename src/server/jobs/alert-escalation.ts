@@ -42,18 +42,17 @@ export function startAlertEscalation(ctx: ServerContext, options: { pollMs?: num
 
   /** What one batch of due steps reads once (read-once.ts): a wave's steps share a few workspaces and teams. */
   const batchReads = () => ({
-    workspace: readOnce((id) => findWorkspaceById(db, id)),
-    policy: readOnce(async (key) => {
-      const [workspaceId, teamId] = key.split(' ') as [string, string];
-      return parsePolicy(await effectivePolicy(db, workspaceId, teamId));
-    }),
+    workspace: readOnce((id: string) => findWorkspaceById(db, id)),
+    policy: readOnce(async (workspaceId: string, teamId: string) =>
+      parsePolicy(await effectivePolicy(db, workspaceId, teamId)),
+    ),
   });
 
   const escalate = async (alert: AlertListRow, reads: ReturnType<typeof batchReads>) => {
     const workspace = await reads.workspace(alert.workspace_id);
     if (!workspace) return;
     // The policy as it is now: the service's team today, its levels today.
-    const policy = await reads.policy(`${alert.workspace_id} ${alert.team_id}`);
+    const policy = await reads.policy(alert.workspace_id, alert.team_id);
     const openedAt = Date.parse(alert.opened_at);
     const done =
       alert.escalation_round === null ? null : { round: alert.escalation_round, level: alert.escalation_level! };

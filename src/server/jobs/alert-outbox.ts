@@ -149,15 +149,9 @@ export function startAlertOutbox(ctx: ServerContext, options: AlertOutboxOptions
    * What one claimed batch reads once (read-once.ts): its deliveries share a few channels, workspaces and alerts.
    */
   const batchReads = () => ({
-    channel: readOnce((key) => {
-      const [workspaceId, id] = key.split(' ') as [string, string];
-      return findChannel(db, workspaceId, id);
-    }),
-    workspace: readOnce((id) => findWorkspaceById(db, id)),
-    alert: readOnce((key) => {
-      const [workspaceId, id] = key.split(' ') as [string, string];
-      return findAlert(db, workspaceId, id);
-    }),
+    channel: readOnce((workspaceId: string, id: string) => findChannel(db, workspaceId, id)),
+    workspace: readOnce((id: string) => findWorkspaceById(db, id)),
+    alert: readOnce((workspaceId: string, id: string) => findAlert(db, workspaceId, id)),
     /** The channels a delivery of this batch failed on. */
     failed: new Set<string>(),
   });
@@ -166,12 +160,12 @@ export function startAlertOutbox(ctx: ServerContext, options: AlertOutboxOptions
   const sentCodes = new Map<string, { code: number; attempted_at: string }>();
 
   const send = async (row: AlertDeliveryRow) => {
-    const channel = await batch.channel(`${row.workspace_id} ${row.channel_id}`);
+    const channel = await batch.channel(row.workspace_id, row.channel_id);
     const workspace = await batch.workspace(row.workspace_id);
     if (!channel || !workspace) return 'settled' as const; // Removed since: its deliveries went with it.
     let message: AlertMessage;
     if (row.alert_id) {
-      const alert = await batch.alert(`${row.workspace_id} ${row.alert_id}`);
+      const alert = await batch.alert(row.workspace_id, row.alert_id);
       if (!alert) return 'settled' as const;
       message = await deliveryMessage(ctx, row, alert, workspace);
     } else {

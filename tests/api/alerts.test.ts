@@ -14,6 +14,7 @@ import { createHmac } from 'node:crypto';
 import { AlertVendorsStandIn } from '../support/alert-vendors-stand-in.js';
 import { SlackStandIn } from '../support/slack-stand-in.js';
 import {
+  addMember,
   createClient,
   createService,
   createTeam,
@@ -457,8 +458,18 @@ describe('who may do what', () => {
   it('guests read no alerts and channels; a member outside the team sees no owner-only alert', async () => {
     expect((await call(ws.guest, 'GET', '/api/alerts')).statusCode).toBe(403);
     expect((await call(ws.guest, 'GET', '/api/alert-channels')).statusCode).toBe(403);
-    const outsider = await call(ws.admin, 'GET', '/api/alerts?service=vault'); // admins see every service
-    expect(json<Alert[]>(outsider)).toHaveLength(1);
+    const admin = await call(ws.admin, 'GET', '/api/alerts?service=vault'); // admins see every service
+    expect(json<Alert[]>(admin)).toHaveLength(1);
+    // A member of no team: neither the page nor its total counts the owner-only alert.
+    const outsider = await addMember(server, ws.owner, 'mia');
+    const everything = await call(ws.admin, 'GET', '/api/alerts?limit=100');
+    const seen = await call(outsider, 'GET', '/api/alerts?limit=100');
+    expect(seen.statusCode, seen.body).toBe(200);
+    const ids = json<Alert[]>(seen).map((alert) => alert.id);
+    expect(ids).not.toContain(alertId);
+    expect(Number(seen.headers.total)).toBe(ids.length);
+    expect(Number(everything.headers.total)).toBeGreaterThan(ids.length);
+    expect((await call(outsider, 'GET', '/api/alerts?service=vault')).statusCode).toBe(404);
   });
 
   it('a member of another team may read a visible alert but not answer it', async () => {
